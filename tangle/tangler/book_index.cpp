@@ -1,0 +1,95 @@
+#include "book_index.h"
+
+#include "manifest.h"
+
+namespace tangle {
+
+namespace {
+
+// Checks a chapter's `src:` folder itself; returns "" when fine.
+std::string folder_problem(const std::string& folder) {
+  if (folder.empty()) return "the front matter's src: is empty: name the chapter's folder under src/";
+  if (!file_path_problem("src/" + folder + "/file").empty())
+    return "src: " + folder + " is not a plain folder under src/: write it as src: reduce";
+  return "";
+}
+
+}  // namespace
+
+std::string file_path_problem(const std::string& path) {
+  if (path.empty()) return "file= is empty: give the path of the file to write, such as src/reduce/reduce.cu";
+  if (path.front() == '/' || (path.size() > 1 && path[1] == ':'))
+    return "file=" + path + " is absolute: give a path under src/, such as src/reduce/reduce.cu";
+  if (path.find('\\') != std::string::npos)
+    return "file=" + path + " has a backslash: separate folders with '/'";
+  if (!path.starts_with("src/"))
+    return "file=" + path + " is outside src/: the tangler only writes under src/";
+  size_t pos = 0;
+  while (pos <= path.size()) {
+    size_t end = path.find('/', pos);
+    if (end == std::string::npos) end = path.size();
+    std::string_view part(path.data() + pos, end - pos);
+    if (part == "..")
+      return "file=" + path + " contains '..': give a plain path under src/ without '..'";
+    if (part.empty() || part == ".")
+      return "file=" + path + " has an empty or '.' folder (or ends in '/'): give a plain file path";
+    pos = end + 1;
+  }
+  if (path == kManifestPath) return "file=" + path + " is the tangler's own manifest: choose another name";
+  return "";
+}
+
+BookIndex index_book(const std::vector<Chapter>& chapters, Diagnostics& diagnostics) {
+  BookIndex index;
+  for (const Chapter& chapter : chapters) {
+    std::string folder_error = chapter.src_folder.empty() && chapter.src_line == 0
+                                   ? ""
+                                   : folder_problem(chapter.src_folder);
+    if (!folder_error.empty()) diagnostics.push_back({chapter.name, chapter.src_line, folder_error});
+    std::string prefix = "src/" + chapter.src_folder + "/";
+    for (const Block& block : chapter.blocks) {
+      if (block.id) {
+        index.chunks[*block.id].push_back(&block);
+        continue;
+      }
+      const std::string& path = *block.file;
+      if (std::string problem = file_path_problem(path); !problem.empty()) {
+        diagnostics.push_back({chapter.name, block.fence_line, problem});
+        continue;
+      }
+      if (chapter.src_line > 0 && folder_error.empty() && !path.starts_with(prefix)) {
+        diagnostics.push_back(
+            {chapter.name, block.fence_line,
+             "file=" + path + " is outside this chapter's folder " + prefix +
+                 " (its front matter says src: " + chapter.src_folder +
+                 "): move the file under " + prefix + " or change src:"});
+        continue;
+      }
+      auto [entry, is_new] = index.files.try_emplace(path);
+      if (is_new) index.file_order.push_back(path);
+      if (!entry->second.empty() && entry->second.front()->language != block.language) {
+        const Block& first = *entry->second.front();
+        diagnostics.push_back(
+            {chapter.name, block.fence_line,
+             path + " is tangled here as ." + block.language + " but as ." + first.language +
+                 " at " + first.chapter + ":" + std::to_string(first.fence_line) +
+                 ": give every block of one file the same language"});
+        continue;
+      }
+      entry->second.push_back(&block);
+    }
+  }
+  // A path cannot be both a file and a folder of other files.
+  for (const auto& [path, blocks] : index.files) {
+    auto inside = index.files.lower_bound(path + "/");
+    if (inside != index.files.end() && inside->first.starts_with(path + "/") && !inside->second.empty()) {
+      const Block& block = *inside->second.front();
+      diagnostics.push_back({block.chapter, block.fence_line,
+                             inside->first + " lies in " + path +
+                                 ", which another block writes as a file: rename one of them"});
+    }
+  }
+  return index;
+}
+
+}  // namespace tangle

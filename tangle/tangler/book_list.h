@@ -1,0 +1,18 @@
+// book/chapters.txt: the chapters in book order, one path per line; '#' starts a comment line,
+// blank lines are ignored.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tangle {
+
+struct ListedChapter {
+  std::string path;  // relative to the root, as written
+  int line;          // its line in chapters.txt, for errors
+};
+
+std::vector<ListedChapter> parse_book_list(std::string_view text);
+
+}  // namespace tangle

@@ -1,0 +1,28 @@
+// Writes a file's text: its header line, then its blocks in book order with every <<reference>>
+// replaced by the chunk's blocks (indented like the reference), and #line directives for
+// C-family files so the compiler names the chapter line.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "book_index.h"
+#include "diagnostic.h"
+
+namespace tangle {
+
+struct ExpandLimits {
+  size_t max_bytes = size_t{1} << 28;  // a file larger than this is an error, not an out-of-memory
+  int max_depth = 200;                 // references nested deeper than this are an error
+};
+
+struct ExpandedFile {
+  std::string content;
+  std::vector<std::string> chapters;  // the chapters whose blocks make up the file, in book order
+};
+
+// The graph must have been checked (check_references) with no errors.
+ExpandedFile expand_file(const std::string& path, const BookIndex& index, const ExpandLimits& limits,
+                         Diagnostics& diagnostics);
+
+}  // namespace tangle

@@ -1,0 +1,26 @@
+// The command line: tangle [--root DIR] [--check] [--quiet] [CHAPTER.md ...]
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tangle {
+
+struct Options {
+  std::string root = ".";             // the book's root: book/chapters.txt and src/ are under it
+  bool check = false;                 // compare src/ with the chapters; write nothing
+  bool quiet = false;                 // print errors only
+  bool help = false;
+  std::vector<std::string> chapters;  // when given, only these chapters (relative to the root)
+};
+
+struct OptionsParse {
+  Options options;
+  std::string error;  // "" when the command line is well formed
+};
+
+OptionsParse parse_options(const std::vector<std::string>& arguments);
+
+extern const char* const kUsage;
+
+}  // namespace tangle

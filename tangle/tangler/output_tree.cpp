@@ -1,0 +1,93 @@
+#include "output_tree.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace tangle {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_within(const fs::path& path, const fs::path& folder) {
+  auto [folder_end, path_it] = std::mismatch(folder.begin(), folder.end(), path.begin(), path.end());
+  return folder_end == folder.end();
+}
+
+}  // namespace
+
+OutputTree::OutputTree(fs::path root) : root_(std::move(root)), src_(root_ / "src") {}
+
+fs::path OutputTree::inside_src(const std::string& relative) const {
+  if (!relative.starts_with("src/"))
+    throw std::runtime_error(relative + " is outside src/: the tangler writes only under src/");
+  fs::path path = root_ / relative;
+  std::error_code error;
+  fs::path real_src = fs::weakly_canonical(src_, error);
+  fs::path real_path = error ? fs::path() : fs::weakly_canonical(path, error);
+  if (error || !is_within(real_path, real_src) || real_path == real_src)
+    throw std::runtime_error(relative + " resolves outside " + src_.string() +
+                             " (through a symbolic link?): the tangler writes only under src/");
+  return path;
+}
+
+std::optional<std::string> OutputTree::read(const std::string& relative) const {
+  fs::path path = inside_src(relative);
+  std::error_code error;
+  if (!fs::is_regular_file(path, error)) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return std::move(bytes).str();
+}
+
+bool OutputTree::write_if_changed(const std::string& relative, const std::string& content) const {
+  if (read(relative) == content) return false;
+  fs::path path = inside_src(relative);
+  std::error_code error;
+  fs::create_directories(path.parent_path(), error);
+  if (error)
+    throw std::runtime_error("cannot create the folder of " + relative + ": " + error.message());
+  fs::path temporary = path.parent_path() /
+                       ("." + path.filename().string() + ".tangle-" + std::to_string(::getpid()));
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out.write(content.data(), static_cast<std::streamsize>(content.size()));
+    out.close();
+    if (!out) {
+      fs::remove(temporary, error);
+      throw std::runtime_error("cannot write " + relative + ": check the disk and the permissions");
+    }
+  }
+  if (content.starts_with("#!"))  // a script keeps its shebang's promise: it can be run
+    fs::permissions(temporary, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                    fs::perm_options::add, error);
+  fs::rename(temporary, path, error);
+  if (error) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    throw std::runtime_error("cannot replace " + relative + ": " + error.message());
+  }
+  return true;
+}
+
+bool OutputTree::remove(const std::string& relative) const {
+  fs::path path = inside_src(relative);
+  std::error_code error;
+  if (!fs::is_regular_file(fs::symlink_status(path, error))) return false;
+  if (!fs::remove(path, error) || error)
+    throw std::runtime_error("cannot remove " + relative + ": " + error.message());
+  for (fs::path folder = path.parent_path(); folder != src_ && is_within(folder, src_);
+       folder = folder.parent_path()) {
+    if (!fs::is_directory(folder, error) || !fs::is_empty(folder, error)) break;
+    fs::remove(folder, error);
+  }
+  return true;
+}
+
+}  // namespace tangle

@@ -1,0 +1,155 @@
+#include "run.h"
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "book_list.h"
+#include "check.h"
+#include "markdown_reader.h"
+#include "output_tree.h"
+#include "ownership.h"
+#include "tangler.h"
+
+namespace tangle {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kBookList = "book/chapters.txt";
+
+std::optional<std::string> read_text(const fs::path& path) {
+  std::error_code error;
+  if (!fs::is_regular_file(path, error)) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return std::move(bytes).str();
+}
+
+// A chapter named on the command line, as the book names it: relative to the root.
+std::string relative_to_root(const fs::path& root, const std::string& argument) {
+  fs::path path(argument);
+  if (!path.is_absolute()) return path.lexically_normal().generic_string();
+  std::error_code error;
+  fs::path relative = fs::weakly_canonical(path, error).lexically_relative(fs::weakly_canonical(root, error));
+  if (error || relative.empty() || *relative.begin() == "..") return argument;
+  return relative.generic_string();
+}
+
+struct LoadedChapter {
+  std::string name;
+  std::string text;
+};
+
+// The chapters to process, in order, with their text; errors for those that cannot be read.
+std::vector<LoadedChapter> load_chapters(const Options& options, Diagnostics& diagnostics) {
+  fs::path root(options.root);
+  std::vector<ListedChapter> listed;
+  std::string listed_in;
+  if (!options.chapters.empty()) {
+    for (const std::string& argument : options.chapters)
+      listed.push_back({relative_to_root(root, argument), 0});
+  } else {
+    std::optional<std::string> list = read_text(root / kBookList);
+    if (!list) {
+      diagnostics.push_back({kBookList, 0, "cannot be read under " + options.root +
+                                               ": run tangle in the book's root, or pass --root DIR"});
+      return {};
+    }
+    listed = parse_book_list(*list);
+    listed_in = kBookList;
+  }
+  std::vector<LoadedChapter> chapters;
+  std::set<std::string> seen;
+  for (const ListedChapter& chapter : listed) {
+    std::string where = listed_in.empty() ? chapter.path : listed_in;
+    if (!seen.insert(chapter.path).second) {
+      diagnostics.push_back({where, chapter.line, chapter.path + " is listed twice: list it once"});
+      continue;
+    }
+    std::optional<std::string> text = read_text(root / chapter.path);
+    if (!text) {
+      diagnostics.push_back({where, chapter.line,
+                             listed_in.empty() ? "cannot be read: give a chapter path relative to the root " + options.root
+                                               : chapter.path + " cannot be read: create it or remove this line"});
+      continue;
+    }
+    chapters.push_back({chapter.path, std::move(*text)});
+  }
+  return chapters;
+}
+
+int report_errors(Diagnostics& diagnostics, const std::vector<std::string>& order, std::ostream& err) {
+  std::vector<std::string> files{kBookList};
+  files.insert(files.end(), order.begin(), order.end());
+  sort_in_book_order(diagnostics, files);
+  for (const Diagnostic& diagnostic : diagnostics) err << format(diagnostic) << "\n";
+  err << "tangle: " << diagnostics.size() << (diagnostics.size() == 1 ? " error" : " errors")
+      << "; nothing was written\n";
+  return kErrors;
+}
+
+}  // namespace
+
+int run(const Options& options, std::ostream& out, std::ostream& err) {
+  Diagnostics diagnostics;
+  std::vector<LoadedChapter> loaded = load_chapters(options, diagnostics);
+  std::vector<Chapter> chapters;
+  std::vector<std::string> names;
+  for (const LoadedChapter& chapter : loaded) {
+    ChapterReading reading = read_chapter(chapter.name, chapter.text);
+    diagnostics.insert(diagnostics.end(), reading.diagnostics.begin(), reading.diagnostics.end());
+    chapters.push_back(std::move(reading.chapter));
+    names.push_back(chapter.name);
+  }
+  Tangling tangling = tangle_chapters(chapters);
+  diagnostics.insert(diagnostics.end(), tangling.diagnostics.begin(), tangling.diagnostics.end());
+  if (!diagnostics.empty()) return report_errors(diagnostics, names, err);
+
+  try {
+    OutputTree tree(options.root);
+    Manifest previous = parse_manifest(tree.read(kManifestPath).value_or(""));
+    Ownership ownership = settle_ownership(previous, tangling.files, names, options.chapters.empty(), diagnostics);
+    if (!diagnostics.empty()) return report_errors(diagnostics, names, err);
+
+    if (options.check) {
+      std::vector<std::string> problems = out_of_step(tree, tangling.files, ownership);
+      for (const std::string& problem : problems) err << problem << "\n";
+      if (!problems.empty()) {
+        err << "tangle --check: " << problems.size() << " file(s) of src/ out of step with the chapters; run make tangle\n";
+        return kOutOfStep;
+      }
+      if (!options.quiet) out << "tangle --check: src/ is in step with " << names.size() << " chapter(s)\n";
+      return kDone;
+    }
+
+    size_t written = 0, removed = 0;
+    for (const TangledFile& file : tangling.files)
+      if (tree.write_if_changed(file.path, file.content)) {
+        ++written;
+        if (!options.quiet) out << "wrote " << file.path << "\n";
+      }
+    for (const std::string& path : ownership.stale)
+      if (tree.remove(path)) {
+        ++removed;
+        if (!options.quiet) out << "removed " << path << " (no chapter tangles it any more)\n";
+      }
+    std::string manifest = format_manifest(ownership.manifest);
+    if (!manifest.empty() || tree.read(kManifestPath)) tree.write_if_changed(kManifestPath, manifest);
+    if (!options.quiet)
+      out << "tangle: " << tangling.files.size() << " file(s) from " << names.size()
+          << " chapter(s); " << written << " written, " << removed << " removed\n";
+    return kDone;
+  } catch (const std::exception& failure) {
+    err << "tangle: " << failure.what() << "\n";
+    return kErrors;
+  }
+}
+
+}  // namespace tangle

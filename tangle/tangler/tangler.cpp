@@ -1,0 +1,54 @@
+#include "tangler.h"
+
+#include "book_index.h"
+#include "markdown_reader.h"
+#include "references.h"
+
+namespace tangle {
+
+namespace {
+
+std::vector<std::string> names_of(const std::vector<Chapter>& chapters) {
+  std::vector<std::string> names;
+  for (const Chapter& chapter : chapters) names.push_back(chapter.name);
+  return names;
+}
+
+}  // namespace
+
+Tangling tangle_chapters(const std::vector<Chapter>& chapters, const ExpandLimits& limits) {
+  Tangling tangling;
+  Diagnostics& diagnostics = tangling.diagnostics;
+  BookIndex index = index_book(chapters, diagnostics);
+  check_references(index, diagnostics);
+  if (diagnostics.empty()) {
+    for (const std::string& path : index.file_order) {
+      ExpandedFile file = expand_file(path, index, limits, diagnostics);
+      tangling.files.push_back({path, std::move(file.content), std::move(file.chapters),
+                               index.files.at(path).front()->fence_line});
+    }
+  }
+  if (!diagnostics.empty()) tangling.files.clear();
+  sort_in_book_order(diagnostics, names_of(chapters));
+  return tangling;
+}
+
+Tangling tangle_texts(const std::vector<ChapterText>& texts, const ExpandLimits& limits) {
+  std::vector<Chapter> chapters;
+  Diagnostics diagnostics;
+  for (const ChapterText& text : texts) {
+    ChapterReading reading = read_chapter(text.name, text.text);
+    chapters.push_back(std::move(reading.chapter));
+    diagnostics.insert(diagnostics.end(), reading.diagnostics.begin(), reading.diagnostics.end());
+  }
+  Tangling tangling = tangle_chapters(chapters, limits);
+  if (!diagnostics.empty()) {
+    tangling.files.clear();
+    diagnostics.insert(diagnostics.end(), tangling.diagnostics.begin(), tangling.diagnostics.end());
+    sort_in_book_order(diagnostics, names_of(chapters));
+    tangling.diagnostics = std::move(diagnostics);
+  }
+  return tangling;
+}
+
+}  // namespace tangle
