@@ -55,6 +55,7 @@ BookIndex index_book(const std::vector<Chapter>& chapters, Diagnostics& diagnost
       const std::string& path = *block.file;
       if (std::string problem = file_path_problem(path); !problem.empty()) {
         diagnostics.push_back({chapter.name, block.fence_line, problem});
+        index.rejected.push_back(&block);
         continue;
       }
       if (chapter.src_line > 0 && folder_error.empty() && !path.starts_with(prefix)) {
@@ -63,6 +64,7 @@ BookIndex index_book(const std::vector<Chapter>& chapters, Diagnostics& diagnost
              "file=" + path + " is outside this chapter's folder " + prefix +
                  " (its front matter says src: " + chapter.src_folder +
                  "): move the file under " + prefix + " or change src:"});
+        index.rejected.push_back(&block);
         continue;
       }
       auto [entry, is_new] = index.files.try_emplace(path);
@@ -74,6 +76,7 @@ BookIndex index_book(const std::vector<Chapter>& chapters, Diagnostics& diagnost
              path + " is tangled here as ." + block.language + " but as ." + first.language +
                  " at " + first.chapter + ":" + std::to_string(first.fence_line) +
                  ": give every block of one file the same language"});
+        index.rejected.push_back(&block);
         continue;
       }
       entry->second.push_back(&block);

@@ -16,6 +16,7 @@ struct BookIndex {
   std::map<std::string, std::vector<const Block*>> files;
   std::vector<std::string> file_order;
   std::map<std::string, std::vector<const Block*>> chunks;  // by id, in book order
+  std::vector<const Block*> rejected;  // file blocks refused above; their references still count
 };
 
 // The blocks stay owned by `chapters`, which must outlive the index.

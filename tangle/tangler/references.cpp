@@ -76,6 +76,8 @@ void check_references(const BookIndex& index, Diagnostics& diagnostics) {
   for (const auto& [path, blocks] : index.files)
     for (const Block* block : blocks)
       for (Edge& edge : references_in(*block)) all_edges.push_back(edge);
+  for (const Block* block : index.rejected)
+    for (Edge& edge : references_in(*block)) all_edges.push_back(edge);
 
   std::set<std::string> referenced;
   for (const Edge& edge : all_edges) {
