@@ -54,7 +54,7 @@ bool OutputTree::write_if_changed(const std::string& relative, const std::string
   if (error)
     throw std::runtime_error("cannot create the folder of " + relative + ": " + error.message());
   fs::path temporary = path.parent_path() /
-                       ("." + path.filename().string() + ".tangle-" + std::to_string(::getpid()));
+                       ("." + path.filename().string() + ".tangle-tmp-" + std::to_string(::getpid()));
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     out.write(content.data(), static_cast<std::streamsize>(content.size()));

@@ -1,1 +1,175 @@
+// The tangler and the disk: files written only when they change, the manifest, subset runs,
+// --check, and nothing outside src/.
 #include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "test_book.h"
+
+namespace tangle {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::RunResult;
+using testing::TestBook;
+
+const std::string kA = "---\nsrc: a\n---\n```{.cpp file=src/a/one.cpp}\nint one;\n```\n```{.cpp file=src/a/two.cpp}\nint two;\n```\n";
+const std::string kB = "---\nsrc: b\n---\n```{.cpp file=src/b/b.cpp}\nint b;\n```\n";
+
+// A book of two chapters, tangled once.
+struct TwoChapters : ::testing::Test {
+  void SetUp() override {
+    book.list({"chapters/a.md", "chapters/b.md"});
+    book.write("chapters/a.md", kA);
+    book.write("chapters/b.md", kB);
+    RunResult first = book.tangle();
+    ASSERT_EQ(first.status, 0) << first.err;
+  }
+  fs::file_time_type age(const std::string& relative) { return fs::last_write_time(book.root() / relative); }
+  void make_old(const std::string& relative) {
+    fs::last_write_time(book.root() / relative, fs::file_time_type::clock::now() - std::chrono::hours(1));
+  }
+  TestBook book;
+};
+
+TEST_F(TwoChapters, WritesTheFilesAndTheManifest) {
+  EXPECT_TRUE(book.read("src/a/one.cpp").ends_with("int one;\n"));
+  EXPECT_TRUE(book.read("src/b/b.cpp").ends_with("int b;\n"));
+  EXPECT_EQ(book.read("src/.tangle-manifest"),
+            "chapters/a.md\tsrc/a/one.cpp\nchapters/a.md\tsrc/a/two.cpp\nchapters/b.md\tsrc/b/b.cpp\n");
+}
+
+TEST_F(TwoChapters, RewritesOnlyFilesWhoseContentChanged) {
+  for (const char* path : {"src/a/one.cpp", "src/a/two.cpp", "src/b/b.cpp", "src/.tangle-manifest"}) make_old(path);
+  auto one = age("src/a/one.cpp"), two = age("src/a/two.cpp"), b = age("src/b/b.cpp"), manifest = age("src/.tangle-manifest");
+  book.write("chapters/a.md", "---\nsrc: a\n---\n```{.cpp file=src/a/one.cpp}\nint one;\n```\n```{.cpp file=src/a/two.cpp}\nint two_changed;\n```\n");
+  RunResult second = book.tangle();
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_EQ(age("src/a/one.cpp"), one);
+  EXPECT_NE(age("src/a/two.cpp"), two);
+  EXPECT_EQ(age("src/b/b.cpp"), b);
+  EXPECT_EQ(age("src/.tangle-manifest"), manifest);
+  EXPECT_NE(second.out.find("1 written"), std::string::npos) << second.out;
+}
+
+TEST_F(TwoChapters, LeavesNoTemporaryFilesBehind) {
+  for (const auto& entry : fs::recursive_directory_iterator(book.root() / "src"))
+    EXPECT_EQ(entry.path().filename().string().find(".tangle-tmp-"), std::string::npos) << entry.path();
+}
+
+TEST_F(TwoChapters, RemovesFilesNoChapterProducesAnyMore) {
+  book.write("chapters/a.md", "---\nsrc: a\n---\n```{.cpp file=src/a/one.cpp}\nint one;\n```\n");
+  book.write("src/a/hand-made.txt", "not the tangler's\n");
+  RunResult second = book.tangle();
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_FALSE(book.exists("src/a/two.cpp"));
+  EXPECT_TRUE(book.exists("src/a/hand-made.txt")) << "removed a file the manifest does not list";
+  EXPECT_EQ(book.read("src/.tangle-manifest"), "chapters/a.md\tsrc/a/one.cpp\nchapters/b.md\tsrc/b/b.cpp\n");
+}
+
+TEST_F(TwoChapters, RemovesFoldersLeftEmpty) {
+  book.write("chapters/b.md", "---\nsrc: b\n---\n");
+  ASSERT_EQ(book.tangle().status, 0);
+  EXPECT_FALSE(book.exists("src/b"));
+  EXPECT_TRUE(book.exists("src/a/one.cpp"));
+}
+
+TEST_F(TwoChapters, ChapterDroppedFromTheBookLosesItsFiles) {
+  book.list({"chapters/a.md"});
+  ASSERT_EQ(book.tangle().status, 0);
+  EXPECT_FALSE(book.exists("src/b/b.cpp"));
+}
+
+TEST_F(TwoChapters, SubsetRunTouchesOnlyItsChapters) {
+  book.write("chapters/b.md", "---\nsrc: b\n---\n```{.cpp file=src/b/new.cpp}\nint b;\n```\n");
+  book.write("chapters/a.md", "---\nsrc: a\n---\n");  // would remove a's files in a full run
+  RunResult subset = book.tangle({"chapters/b.md"});
+  ASSERT_EQ(subset.status, 0) << subset.err;
+  EXPECT_TRUE(book.exists("src/a/one.cpp")) << "a subset run removed another chapter's file";
+  EXPECT_TRUE(book.exists("src/a/two.cpp"));
+  EXPECT_FALSE(book.exists("src/b/b.cpp"));
+  EXPECT_TRUE(book.exists("src/b/new.cpp"));
+  EXPECT_EQ(book.read("src/.tangle-manifest"),
+            "chapters/a.md\tsrc/a/one.cpp\nchapters/a.md\tsrc/a/two.cpp\nchapters/b.md\tsrc/b/new.cpp\n");
+}
+
+TEST_F(TwoChapters, SubsetRunAcceptsAbsoluteChapterPaths) {
+  book.write("chapters/b.md", "---\nsrc: b\n---\n```{.cpp file=src/b/b.cpp}\nint changed;\n```\n");
+  RunResult subset = book.tangle({(book.root() / "chapters/b.md").string()});
+  ASSERT_EQ(subset.status, 0) << subset.err;
+  EXPECT_NE(book.read("src/b/b.cpp").find("#line 5 \"chapters/b.md\"\nint changed;"), std::string::npos);
+}
+
+TEST_F(TwoChapters, SubsetRunRefusesAFileSharedWithAnotherChapter) {
+  book.write("chapters/c.md", "```{.cpp file=src/a/one.cpp}\nint c;\n```\n");
+  book.list({"chapters/a.md", "chapters/b.md", "chapters/c.md"});
+  ASSERT_EQ(book.tangle().status, 0);
+  std::string before = book.read("src/a/one.cpp");
+  RunResult subset = book.tangle({"chapters/c.md"});
+  EXPECT_EQ(subset.status, 2);
+  EXPECT_TRUE(subset.err.starts_with("chapters/c.md:1: src/a/one.cpp is also tangled from chapters/a.md")) << subset.err;
+  EXPECT_EQ(book.read("src/a/one.cpp"), before);
+}
+
+TEST_F(TwoChapters, CheckIsQuietWhenInStep) {
+  RunResult check = book.tangle({"--check"});
+  EXPECT_EQ(check.status, 0) << check.err;
+  EXPECT_EQ(check.err, "");
+}
+
+TEST_F(TwoChapters, CheckNamesEveryFileOutOfStepAndWritesNothing) {
+  book.write("src/a/one.cpp", "edited by hand\n");        // differs
+  book.remove("src/b/b.cpp");                               // missing
+  book.write("chapters/a.md", "---\nsrc: a\n---\n```{.cpp file=src/a/one.cpp}\nint one;\n```\n");  // two.cpp no longer produced
+  make_old("src/a/one.cpp");
+  auto one = age("src/a/one.cpp");
+  RunResult check = book.tangle({"--check"});
+  EXPECT_EQ(check.status, 1);
+  EXPECT_NE(check.err.find("src/a/one.cpp: differs"), std::string::npos) << check.err;
+  EXPECT_NE(check.err.find("src/b/b.cpp: missing"), std::string::npos) << check.err;
+  EXPECT_NE(check.err.find("src/a/two.cpp: no chapter tangles it"), std::string::npos) << check.err;
+  EXPECT_NE(check.err.find("src/.tangle-manifest"), std::string::npos) << check.err;
+  EXPECT_EQ(book.read("src/a/one.cpp"), "edited by hand\n");
+  EXPECT_EQ(age("src/a/one.cpp"), one);
+  EXPECT_FALSE(book.exists("src/b/b.cpp"));
+  EXPECT_TRUE(book.exists("src/a/two.cpp"));
+  ASSERT_EQ(book.tangle().status, 0);
+  EXPECT_EQ(book.tangle({"--check"}).status, 0);
+}
+
+TEST_F(TwoChapters, CheckOfASubsetLooksOnlyAtItsChapters) {
+  book.write("src/a/one.cpp", "edited by hand\n");
+  EXPECT_EQ(book.tangle({"--check", "chapters/b.md"}).status, 0);
+  EXPECT_EQ(book.tangle({"--check", "chapters/a.md"}).status, 1);
+}
+
+TEST_F(TwoChapters, CheckWithErrorsExitsTwo) {
+  book.write("chapters/b.md", "```{.cpp file=/abs.cpp}\n```\n");
+  EXPECT_EQ(book.tangle({"--check"}).status, 2);
+}
+
+TEST(OutsideSrc, ManifestEntriesOutsideSrcAreNeverRemoved) {
+  TestBook book;
+  book.list({"chapters/a.md"});
+  book.write("chapters/a.md", "text\n");
+  book.write("keep.txt", "mine\n");
+  book.write("src/.tangle-manifest", "chapters/a.md\tkeep.txt\nchapters/a.md\tsrc/../keep.txt\nchapters/a.md\t/etc/hostname\n");
+  ASSERT_EQ(book.tangle().status, 0);
+  EXPECT_TRUE(book.exists("keep.txt"));
+}
+
+TEST(OutsideSrc, SymbolicLinkOutOfSrcIsRefused) {
+  TestBook book;
+  book.list({"chapters/a.md"});
+  book.write("chapters/a.md", "```{.cpp file=src/link/a.cpp}\nint a;\n```\n");
+  fs::create_directories(book.root() / "outside");
+  fs::create_directories(book.root() / "src");
+  fs::create_directory_symlink(book.root() / "outside", book.root() / "src/link");
+  RunResult result = book.tangle();
+  EXPECT_EQ(result.status, 2);
+  EXPECT_NE(result.err.find("outside"), std::string::npos) << result.err;
+  EXPECT_FALSE(book.exists("outside/a.cpp"));
+}
+
+}  // namespace
+}  // namespace tangle
