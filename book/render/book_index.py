@@ -1,0 +1,59 @@
+"""The book's chapters, in order, as the weaver's book.json lists them (id, title, basename,
+stale, measured date), completed with each chapter's src folder from its front matter."""
+import json
+import os
+import re
+
+DEFAULT_TITLE = 'Kernels and the Machine'
+
+
+class BookError(Exception):
+    pass
+
+
+def front_matter_value(text, key):
+    """A scalar of the YAML front matter at the top of a Markdown file, or None."""
+    match = re.match(r'---\s*\n(.*?)\n(?:---|\.\.\.)\s*\n', text, re.S)
+    if not match:
+        return None
+    value = re.search(r'^%s:\s*(.+?)\s*(?:#.*)?$' % re.escape(key), match.group(1), re.M)
+    return value.group(1).strip('"\'') if value else None
+
+
+def read(woven_dir, repo):
+    """Returns (book title, [chapter dict]) from WOVEN_DIR/book.json."""
+    path = os.path.join(woven_dir, 'book.json')
+    try:
+        with open(path) as f:
+            book = json.load(f)
+    except OSError:
+        raise BookError('%s: missing; run the weaver first (make book does)' % path)
+    except ValueError as e:
+        raise BookError('%s: not valid JSON: %s' % (path, e))
+    entries = book.get('chapters') if isinstance(book, dict) else book
+    if not isinstance(entries, list) or not entries:
+        raise BookError('%s: expected a list of chapters (or {"chapters": [...]})' % path)
+    title = book.get('title', DEFAULT_TITLE) if isinstance(book, dict) else DEFAULT_TITLE
+    chapters = []
+    for n, entry in enumerate(entries):
+        missing = [k for k in ('id', 'title', 'basename') if k not in entry]
+        if missing:
+            raise BookError('%s: chapter %d lacks %s' % (path, n + 1, ', '.join(missing)))
+        md = os.path.join(woven_dir, entry['basename'] + '.md')
+        if not os.path.exists(md):
+            raise BookError('%s: lists %s, but %s does not exist' % (path, entry['basename'], md))
+        with open(md, encoding='utf-8') as f:
+            text = f.read()
+        src = entry.get('src') or front_matter_value(text, 'src')
+        if not src:
+            source = os.path.join(repo, 'chapters', entry['basename'] + '.md')
+            if os.path.exists(source):
+                with open(source, encoding='utf-8') as f:
+                    src = front_matter_value(f.read(), 'src')
+        chapters.append({
+            'id': str(entry['id']), 'title': entry['title'], 'basename': entry['basename'],
+            'stale': bool(entry.get('stale', False)),
+            'measured': entry.get('measured') or entry.get('measured_date') or entry.get('date') or '',
+            'src': src or '', 'markdown': md, 'text': text,
+        })
+    return title, chapters

@@ -1,0 +1,88 @@
+"""Each chapter's code as a download that builds on its own: downloads/<id>-<src>.tar.gz holds
+src/<src>/ as tangled, the harness it includes (src/bench/, without the harness's own tests and
+benchmarks), a CMakeLists.txt and a README. The archive is byte-identical for identical inputs
+(sorted entries, zero times and owners), so its digest only moves when the code does."""
+import gzip
+import io
+import os
+import tarfile
+
+from stamps import digest, read_bytes, write_file
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CMAKE_TEMPLATE = os.path.join(HERE, 'download-CMakeLists.txt')
+HARNESS = 'bench'
+
+
+def archive_name(chapter):
+    return '%s-%s' % (chapter['id'], chapter['src'])
+
+
+def href(chapter):
+    return 'downloads/%s.tar.gz' % archive_name(chapter)
+
+
+def chapter_files(src_dir, chapter):
+    """[(path inside src/, absolute path)] of the chapter's folder and the harness it builds on."""
+    files = []
+    for folder in ([chapter['src']] if chapter['src'] == HARNESS else [HARNESS, chapter['src']]):
+        root = os.path.join(src_dir, folder)
+        if not os.path.isdir(root):
+            continue
+        for name in sorted(os.listdir(root)):
+            path = os.path.join(root, name)
+            harness_own = folder != chapter['src'] and (
+                '_test.' in name or name.endswith('_bench.cu'))
+            if os.path.isfile(path) and not harness_own:
+                files.append(('%s/%s' % (folder, name), path))
+    return files
+
+
+def cmake_lists(chapter, folders):
+    text = read_bytes(CMAKE_TEMPLATE).decode()
+    calls = '\n'.join('add_folder(%s)' % f for f in folders)
+    return (text.replace('@ID@', chapter['id']).replace('@NAME@', chapter['src'])
+                .replace('@FOLDERS@', calls))
+
+
+def readme(chapter):
+    return ('# %s %s\n\nThe code of this chapter of "Kernels and the Machine", tangled from the '
+            'chapter; edit the chapter, not these files.\n\n'
+            '    cmake -S . -B build -G Ninja -DCMAKE_CUDA_ARCHITECTURES=native\n'
+            '    cmake --build build\n    ctest --test-dir build --output-on-failure\n'
+            % (chapter['id'], chapter['title']))
+
+
+def archive_bytes(chapter, files):
+    folders = sorted({rel.split('/')[0] for rel, _ in files}, key=lambda f: f != HARNESS)
+    top = archive_name(chapter)
+    members = [('CMakeLists.txt', cmake_lists(chapter, folders).encode()),
+               ('README.md', readme(chapter).encode())]
+    members += [('src/' + rel, read_bytes(path)) for rel, path in files]
+    buffer = io.BytesIO()
+    with gzip.GzipFile(filename='', mode='wb', fileobj=buffer, mtime=0) as zipped:
+        with tarfile.open(fileobj=zipped, mode='w', format=tarfile.GNU_FORMAT) as tar:
+            dirs = sorted({'/'.join(n.split('/')[:i]) for n, _ in members for i in range(1, n.count('/') + 1)})
+            for name in [''] + dirs:
+                info = tarfile.TarInfo((top + '/' + name).rstrip('/'))
+                info.type, info.mode, info.mtime = tarfile.DIRTYPE, 0o755, 0
+                tar.addfile(info)
+            for name, data in sorted(members):
+                info = tarfile.TarInfo(top + '/' + name)
+                info.size, info.mode, info.mtime = len(data), 0o644, 0
+                tar.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def build(chapter, src_dir, out_dir, state):
+    """Makes the chapter's archive if its inputs changed; returns its href, or '' if it has no code."""
+    if not chapter['src'] or not os.path.isdir(os.path.join(src_dir, chapter['src'])):
+        return '', None
+    files = chapter_files(src_dir, chapter)
+    target = os.path.join(out_dir, href(chapter))
+    key = digest(chapter['id'], chapter['title'], [[rel, read_bytes(p)] for rel, p in files],
+                 read_bytes(CMAKE_TEMPLATE), read_bytes(__file__))
+    name = 'download:' + chapter['basename']
+    if not state.unchanged(name, key, target):
+        write_file(target, archive_bytes(chapter, files))
+    return href(chapter), (name, key)

@@ -1,0 +1,161 @@
+"""The book's renderer: book/render.sh OUT_DIR WOVEN_DIR [--src DIR].
+
+Reads the weaver's output (WOVEN_DIR: <chapter>.md, book.json, roofline-inputs.json) and the
+tangled code (src/), and writes the book into OUT_DIR: a page per chapter and an index, style.css,
+book.js, search-index.js, figures/, downloads/, api/ (Doxygen) and the EPUB.
+
+Incremental and safe: OUT_DIR is copied as hard links into a staging folder beside it; only the
+outputs whose inputs changed (a digest per output, kept in .render/stamps.json) are made again,
+each written as a new file renamed into place; then the staging folder replaces OUT_DIR whole.
+A failure leaves the previous book as it was."""
+import argparse
+import concurrent.futures
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import apidocs
+import book_index
+import downloads
+import epub
+import pages
+import search_index
+from stamps import State, digest, read_bytes, write_file
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BOOK = os.path.dirname(HERE)
+REPO = os.path.dirname(BOOK)
+ROOFLINE = os.path.join(REPO, 'figures', 'roofline.py')
+ASSETS = ['style.css', 'book.js']
+
+
+def stage(out):
+    parent, name = os.path.split(out.rstrip('/'))
+    os.makedirs(parent, exist_ok=True)
+    for leftover in glob.glob(os.path.join(parent, name + '.tmp.*')) + glob.glob(os.path.join(parent, name + '.old.*')):
+        shutil.rmtree(leftover, ignore_errors=True)
+    staging = tempfile.mkdtemp(prefix=name + '.tmp.', dir=parent)
+    os.chmod(staging, 0o755)
+    if os.path.isdir(out):
+        subprocess.run(['cp', '-al', out + '/.', staging], check=True)
+    return staging
+
+
+def swap(staging, out):
+    if os.path.exists(out):
+        old = '%s.old.%d' % (out.rstrip('/'), os.getpid())
+        os.rename(out, old)
+        os.rename(staging, out)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.rename(staging, out)
+
+
+def draw_figures(woven, staging):
+    inputs = os.path.join(woven, 'roofline-inputs.json')
+    if not os.path.exists(inputs):
+        print('render: no %s: no rooflines drawn' % inputs)
+        return
+    done = subprocess.run([sys.executable, ROOFLINE, inputs, os.path.join(staging, 'figures')],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError('figures/roofline.py failed (exit %d):\n%s' % (done.returncode, done.stderr.strip()))
+
+
+def index_extras(staging, chapters, hrefs):
+    extras = [(h, 'Chapter %s: its code, to build on its own' % c['id']) for c, h in zip(chapters, hrefs) if h]
+    if os.path.exists(os.path.join(staging, 'figures', 'roofline-book.svg')):
+        extras.insert(0, ('figures/roofline-book.svg', 'Every kernel of the book on one roofline'))
+    if os.path.exists(os.path.join(staging, 'api', 'index.html')):
+        extras.insert(0, ('api/index.html', 'The code\'s API reference (Doxygen)'))
+    extras.insert(0, (epub.NAME, 'The whole book as an EPUB'))
+    return extras
+
+
+def render(out, woven, src_dir, jobs):
+    title, chapters = book_index.read(woven, REPO)
+    staging = stage(out)
+    try:
+        state = State(staging)
+        made = []
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(2, jobs)) as pool:
+            api_job = pool.submit(apidocs.build, chapters, src_dir, staging, state)
+            figure_job = pool.submit(draw_figures, woven, staging)
+            download_jobs = [pool.submit(downloads.build, c, src_dir, staging, state) for c in chapters]
+            map_file, map_digest, api_record = api_job.result()
+            figure_job.result()
+            download_results = [j.result() for j in download_jobs]
+            hrefs = [href for href, _ in download_results]
+            records = [r for _, r in download_results if r] + ([api_record] if api_record else [])
+
+            epub_job = pool.submit(epub.build, title, chapters, staging, state)
+            tools = pages.toolchain_digest()
+            page_jobs = {}
+            for i, chapter in enumerate(chapters):
+                key = pages.chapter_digest(title, chapters, i, hrefs[i], map_digest, tools)
+                name = 'page:' + chapter['basename']
+                target = os.path.join(staging, pages.page_name(chapter))
+                fragment = os.path.join(staging, search_index.FRAGMENTS, chapter['basename'] + '.json')
+                if not state.unchanged(name, key, target, fragment):
+                    page_jobs[i] = (pool.submit(pages.render_chapter, title, chapters, i, hrefs[i], map_file, staging),
+                                    (name, key))
+            extras = index_extras(staging, chapters, hrefs)
+            index_key = digest(title, [[c['id'], c['title'], c['basename'], c['stale'], c['measured']] for c in chapters],
+                               extras, tools)
+            if not state.unchanged('index', index_key, os.path.join(staging, 'index.html')):
+                page_jobs['index'] = (pool.submit(pages.render_index, title, chapters, extras, staging,
+                                                  os.path.join(staging, '.render')), ('index', index_key))
+            for i, (job, record) in page_jobs.items():
+                path = job.result()
+                records.append(record)
+                if i != 'index':
+                    chapter = chapters[i]
+                    search_index.write_fragment(staging, chapter['basename'], search_index.page_entries(
+                        path, pages.page_name(chapter), chapter['id'] + ' ' + chapter['title']))
+                    made.append(chapter['basename'])
+            epub_record, epub_made = epub_job.result()
+            records.append(epub_record)
+        entries = search_index.write_index(staging, chapters)
+        for asset in ASSETS:
+            write_file(os.path.join(staging, asset), read_bytes(os.path.join(BOOK, asset)))
+        keep = {pages.page_name(c) for c in chapters} | {'index.html'}
+        for orphan in glob.glob(os.path.join(staging, '*.html')):
+            if os.path.basename(orphan) not in keep:
+                os.unlink(orphan)
+        for name, key in records:
+            state.record(name, key)
+        state.save()
+        swap(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return len(chapters), made, epub_made, entries
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog='book/render.sh', description=__doc__.split('\n')[0])
+    parser.add_argument('out_dir', help='where the book goes (build/book)')
+    parser.add_argument('woven_dir', help="the weaver's output (build/book/woven)")
+    parser.add_argument('--src', default=os.path.join(REPO, 'src'), help='the tangled code (default: src/)')
+    parser.add_argument('--jobs', type=int, default=os.cpu_count() or 2, help='parallel Pandoc runs')
+    args = parser.parse_args(argv)
+    start = time.monotonic()
+    try:
+        count, made, epub_made, entries = render(os.path.abspath(args.out_dir), os.path.abspath(args.woven_dir),
+                                                 os.path.abspath(args.src), args.jobs)
+    except (book_index.BookError, apidocs.ApiError, RuntimeError, OSError) as e:
+        print('book/render.sh: %s\nbook/render.sh: the previous book in %s is unchanged.' % (e, args.out_dir),
+              file=sys.stderr)
+        return 1
+    print('render: %d chapter(s), %d page(s) re-rendered%s%s, %d search entries, %.2f s -> %s'
+          % (count, len(made), ' (' + ', '.join(made) + ')' if made else '', ', EPUB remade' if epub_made else '',
+             entries, time.monotonic() - start, args.out_dir))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
