@@ -1,0 +1,493 @@
+#!/usr/bin/env python3
+"""make measure: test, then benchmark, each chapter on this machine's GPU and write its record.
+
+For every chapter of book/chapters.txt (or the one --chapter names, by id or path):
+  1. run <build>/<src>_test with --gtest_output=json; stop if any test fails;
+  2. run <build>/<src>_bench with --benchmark_out; stop if any benchmark reported an error;
+  3. reduce the per-repetition runs to medians, minima, maxima and counts, by result key;
+  4. add the context (the benchmark's, nvidia-smi's driver, nvcc's version), the chapter's
+     tangled sources and their SHA-256;
+  5. write <out>/<gpu-slug>/<id>.json atomically; for appendix A (src: bench) also machine.json.
+The record format is book/CONVENTIONS.md's. Python's standard library only.
+"""
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+FORMAT = 1
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class MeasureError(Exception):
+    """A problem that stops the run; the message names the file and says what to do."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Chapters and their front matter
+
+def parse_scalar(text):
+    """A YAML scalar or flow list of scalars, as far as the front matter needs."""
+    text = text.strip()
+    if text.startswith('[') and text.endswith(']'):
+        inner = text[1:-1].strip()
+        return [parse_scalar(item) for item in inner.split(',')] if inner else []
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in '"\'':
+        return text[1:-1]
+    return text
+
+
+def strip_comment(text):
+    """Drops a '#' comment that is outside quotes and starts a word."""
+    quote = None
+    for i, char in enumerate(text):
+        if quote:
+            if char == quote:
+                quote = None
+        elif char in '"\'':
+            quote = char
+        elif char == '#' and (i == 0 or text[i - 1].isspace()):
+            return text[:i].rstrip()
+    return text
+
+
+def parse_front_matter(text, path):
+    """The top-level 'key: value' pairs of the YAML front matter (nested blocks are skipped)."""
+    lines = text.split('\n')
+    if not lines or lines[0].strip() != '---':
+        raise MeasureError(f'{path}:1: a chapter must start with YAML front matter (a line "---")')
+    fields = {}
+    for number, line in enumerate(lines[1:], start=2):
+        if line.strip() == '---':
+            break
+        if not line.strip() or line[0].isspace() or line.lstrip().startswith('#'):
+            continue  # blank, comment, or inside a nested block such as kernels:
+        key, colon, value = line.partition(':')
+        if not colon:
+            raise MeasureError(f'{path}:{number}: expected "key: value" in the front matter')
+        value = strip_comment(value)
+        fields[key.strip()] = parse_scalar(value) if value.strip() else None
+    else:
+        raise MeasureError(f'{path}: the front matter is not closed by a line "---"')
+    for required in ('id', 'src'):
+        if not fields.get(required):
+            raise MeasureError(f'{path}: the front matter has no "{required}:"')
+    return fields
+
+
+def read_chapter_list(path):
+    """Chapter paths from book/chapters.txt: one a line, '#' starts a comment."""
+    try:
+        text = Path(path).read_text(encoding='utf-8')
+    except OSError as error:
+        raise MeasureError(f'{path}: cannot read the chapter list: {error.strerror}')
+    chapters = []
+    for line in text.split('\n'):
+        line = line.split('#', 1)[0].strip()
+        if line:
+            chapters.append(line)
+    return chapters
+
+
+def select_chapters(root, wanted=None):
+    """[(chapter path relative to root, front matter)] in book order, or only the one wanted."""
+    list_path = Path(root) / 'book' / 'chapters.txt'
+    selected = []
+    for chapter in read_chapter_list(list_path):
+        chapter_path = Path(root) / chapter
+        try:
+            text = chapter_path.read_text(encoding='utf-8')
+        except OSError as error:
+            raise MeasureError(f'{list_path}: lists {chapter}, which cannot be read: {error.strerror}')
+        front = parse_front_matter(text, chapter)
+        if wanted is None or wanted in (str(front['id']), chapter, Path(chapter).name):
+            selected.append((chapter, front))
+    if wanted is not None and not selected:
+        raise MeasureError(f'{list_path}: no chapter has id or path "{wanted}"')
+    return selected
+
+
+# ---------------------------------------------------------------------------------------------
+# Google Benchmark's JSON to result keys and statistics
+
+# Parts Google Benchmark appends to a run's name that are settings, not arguments.
+NAME_OPTIONS = {'repeats', 'min_time', 'min_warmup_time', 'iterations', 'threads'}
+NAME_WORDS = {'manual_time', 'real_time', 'process_time'}
+ARGUMENT = re.compile(r'(?:[A-Za-z_]\w*:)?(-?\d+)')
+
+# Fields of a run that are not counters.
+RUN_FIELDS = {
+    'name', 'family_index', 'per_family_instance_index', 'run_name', 'run_type', 'repetitions',
+    'repetition_index', 'threads', 'iterations', 'real_time', 'cpu_time', 'time_unit',
+    'aggregate_name', 'aggregate_unit', 'error_occurred', 'error_message', 'label',
+}
+TIME_UNITS = {'ns': 1e-9, 'us': 1e-6, 'ms': 1e-3, 's': 1.0}
+QUANTITY_UNITS = {
+    'time': 's', 'bytes': 'B', 'flops': 'FLOP', 'bandwidth': 'B/s', 'flop_rate': 'FLOP/s',
+    'sm_clock_mhz': 'MHz',
+}
+
+
+def result_key(run_name):
+    """'reduce/v1/268435456/min_time:0.050/repeats:10/manual_time' -> 'reduce/v1@268435456'."""
+    parts = []
+    for part in run_name.split('/'):
+        option = part.split(':', 1)[0] if ':' in part else None
+        if part in NAME_WORDS or option in NAME_OPTIONS:
+            continue
+        parts.append(part)
+    arguments = []
+    while len(parts) > 1 and ARGUMENT.fullmatch(parts[-1]):
+        arguments.insert(0, ARGUMENT.fullmatch(parts.pop()).group(1))
+    name = '/'.join(parts)
+    return f'{name}@{"x".join(arguments)}' if arguments else name
+
+
+def summarize(values, unit):
+    return {
+        'median': statistics.median(values), 'min': min(values), 'max': max(values),
+        'n': len(values), 'unit': unit,
+    }
+
+
+def parse_benchmark_json(data, source):
+    """(results, clock samples in run order) from Google Benchmark's JSON output."""
+    if not isinstance(data, dict) or not isinstance(data.get('benchmarks'), list):
+        raise MeasureError(f'{source}: not Google Benchmark JSON (no "benchmarks" list)')
+    samples = {}
+    owners = {}
+    clocks = []
+    for run in data['benchmarks']:
+        name = run.get('name', '?')
+        if run.get('error_occurred'):
+            raise MeasureError(f'{source}: benchmark {name} failed: {run.get("error_message", "")}')
+        if run.get('run_type', 'iteration') != 'iteration':
+            continue  # Google Benchmark's aggregates: the record computes its own
+        key = result_key(run.get('run_name', name))
+        owner = (run.get('family_index'), run.get('per_family_instance_index'))
+        if owners.setdefault(key, owner) != owner:
+            raise MeasureError(f'{source}: two different benchmarks give the result key {key}; '
+                               'rename one of them')
+        unit = run.get('time_unit', 'ns')
+        if unit not in TIME_UNITS or 'real_time' not in run:
+            raise MeasureError(f'{source}: benchmark {name} has no usable real_time/time_unit')
+        quantities = samples.setdefault(key, {})
+        quantities.setdefault('time', []).append(run['real_time'] * TIME_UNITS[unit])
+        for field, value in run.items():
+            if field in RUN_FIELDS or isinstance(value, bool) or not isinstance(value, (int, float)):
+                continue
+            quantities.setdefault(field, []).append(float(value))
+        if 'sm_clock_mhz' in run:
+            clocks.append(float(run['sm_clock_mhz']))
+    results = {
+        key: {q: summarize(v, QUANTITY_UNITS.get(q, '')) for q, v in quantities.items()}
+        for key, quantities in samples.items()
+    }
+    return results, clocks
+
+
+# ---------------------------------------------------------------------------------------------
+# GoogleTest's JSON
+
+def count_tests(data, source):
+    """{'passed', 'failed', 'skipped'} and the names of the failed tests."""
+    if not isinstance(data, dict) or 'testsuites' not in data:
+        raise MeasureError(f'{source}: not GoogleTest JSON (no "testsuites")')
+    counts = {'passed': 0, 'failed': 0, 'skipped': 0}
+    failed = []
+    for suite in data['testsuites']:
+        for test in suite.get('testsuite', []):
+            name = f'{suite.get("name", "?")}.{test.get("name", "?")}'
+            if test.get('status') == 'NOTRUN':
+                continue  # disabled
+            if test.get('failures'):
+                counts['failed'] += 1
+                failed.append(name)
+            elif test.get('result') == 'SKIPPED':
+                counts['skipped'] += 1
+            else:
+                counts['passed'] += 1
+    return counts, failed
+
+
+# ---------------------------------------------------------------------------------------------
+# Context, sources, names
+
+NUMERIC_CONTEXT = {
+    'sm_count', 'l2_bytes', 'shared_memory_per_sm_bytes', 'global_memory_bytes',
+    'memory_bus_bits', 'memory_clock_mhz', 'sm_clock_max_mhz', 'sm_clock_start_mhz',
+}
+# The context keys copied from the benchmark's JSON, in the record's order.
+CONTEXT_KEYS = [
+    'gpu', 'compute_capability', 'sm_count', 'l2_bytes', 'shared_memory_per_sm_bytes',
+    'global_memory_bytes', 'sm_clock_max_mhz', 'sm_clock_start_mhz', 'memory_bus_bits',
+    'memory_clock_mhz', 'driver', 'runtime', 'nvcc', 'cuda_architectures', 'date_utc',
+]
+
+
+def as_number(text):
+    """'132' -> 132, '1980.5' -> 1980.5, anything else unchanged."""
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except (TypeError, ValueError):
+            pass
+    return text
+
+
+def build_context(benchmark_context, clocks, smi=None, nvcc=None):
+    """The record's context: the device as the benchmark binary saw it, plus the tools'."""
+    context = {}
+    for key in CONTEXT_KEYS:
+        if key in benchmark_context:
+            value = benchmark_context[key]
+            context[key] = as_number(value) if key in NUMERIC_CONTEXT else value
+    if clocks:
+        context['sm_clock_end_mhz'] = clocks[-1]
+        context['sm_clock_min_mhz'] = min(clocks)
+    if smi:
+        driver, name = smi
+        if 'driver' in context:
+            context['driver_cuda_version'] = context['driver']
+        context['driver'] = driver
+        context.setdefault('gpu', name)
+    if nvcc and 'nvcc' not in context:
+        context['nvcc'] = nvcc
+    if 'host_name' in benchmark_context:
+        context['host'] = benchmark_context['host_name']
+    return context
+
+
+def gpu_slug(name):
+    """'NVIDIA H200' -> 'nvidia-h200'."""
+    return re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-')
+
+
+def chapter_sources(root, chapter, src):
+    """The chapter's tangled files (from src/.tangle-manifest), else every file of src/<src>/."""
+    root = Path(root)
+    manifest = root / 'src' / '.tangle-manifest'
+    paths = []
+    if manifest.is_file():
+        for number, line in enumerate(manifest.read_text(encoding='utf-8').split('\n'), start=1):
+            if not line.strip():
+                continue
+            owner, tab, path = line.partition('\t')
+            if not tab:
+                raise MeasureError(f'{manifest}:{number}: expected "chapter<TAB>path"')
+            if owner == chapter:
+                paths.append(path.strip())
+    if not paths:
+        folder = root / 'src' / src
+        paths = [p.relative_to(root).as_posix() for p in folder.rglob('*') if p.is_file()]
+    if not paths:
+        raise MeasureError(f'{root / "src" / src}: no tangled sources for {chapter}; run make tangle')
+    return sorted(paths)
+
+
+def sources_sha256(root, paths):
+    """SHA-256 over the files in path order: each path, NUL, its bytes, NUL."""
+    digest = hashlib.sha256()
+    for path in sorted(paths):
+        digest.update(path.encode('utf-8') + b'\0')
+        try:
+            digest.update((Path(root) / path).read_bytes())
+        except OSError as error:
+            raise MeasureError(f'{path}: listed as a tangled source but unreadable: {error.strerror}')
+        digest.update(b'\0')
+    return digest.hexdigest()
+
+
+# The machine's ceilings: name in machine.json -> (benchmark name in appendix A, quantity).
+CEILINGS = {
+    'copy_bandwidth': ('bench/copy_bandwidth', 'bandwidth'),
+    'fp32_fma_rate': ('bench/fp32_fma_rate', 'flop_rate'),
+    'bf16_tensor_rate': ('bench/bf16_tensor_rate', 'flop_rate'),
+    'launch_latency': ('bench/launch_latency', 'time'),
+    'launch_throughput': ('bench/launch_throughput', 'time'),
+}
+
+
+def ceilings_from(results, source):
+    ceilings = {}
+    for ceiling, (name, quantity) in CEILINGS.items():
+        keys = [k for k in results if k == name or k.startswith(name + '@')]
+        if len(keys) != 1:
+            raise MeasureError(f'{source}: expected one result for {name}, found {len(keys)}; '
+                               'machine.json needs it')
+        if quantity not in results[keys[0]]:
+            raise MeasureError(f'{source}: {keys[0]} has no {quantity}')
+        ceilings[ceiling] = results[keys[0]][quantity]
+    return ceilings
+
+
+def utc_now():
+    return datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
+
+
+def write_json_atomic(path, value):
+    """Writes through a temporary file in the same folder and a rename: all or nothing."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f'.{path.name}.', suffix='.tmp')
+    try:
+        with os.fdopen(handle, 'w', encoding='utf-8') as out:
+            json.dump(value, out, indent=2)
+            out.write('\n')
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+# ---------------------------------------------------------------------------------------------
+# Running the binaries
+
+def find_binary(build, name):
+    """<build>/<name>, <build>/src/<src>/<name>, or anywhere under <build>; None if absent."""
+    build = Path(build)
+    for candidate in [build / name, build / 'src' / name.rsplit('_', 1)[0] / name]:
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    for folder, _, files in os.walk(build):
+        if name in files and os.access(Path(folder) / name, os.X_OK):
+            return Path(folder) / name
+    return None
+
+
+def read_json(path, what):
+    try:
+        return json.loads(Path(path).read_text(encoding='utf-8'))
+    except OSError as error:
+        raise MeasureError(f'{path}: the {what} wrote no output: {error.strerror}')
+    except json.JSONDecodeError as error:
+        raise MeasureError(f'{path}:{error.lineno}: the {what} output is not JSON: {error.msg}')
+
+
+def run_tests(binary, scratch):
+    output = Path(scratch) / f'{binary.name}.json'
+    print(f'measure: {binary} (tests)', flush=True)
+    completed = subprocess.run([str(binary), f'--gtest_output=json:{output}', '--gtest_brief=1'])
+    counts, failed = count_tests(read_json(output, 'test binary'), output)
+    if completed.returncode != 0 or failed:
+        names = ', '.join(failed) or f'exit status {completed.returncode}'
+        raise MeasureError(f'{binary}: tests failed ({names}); nothing of this chapter is measured. '
+                           'Fix the kernel or the test, then run make measure again.')
+    if counts['skipped']:
+        print(f'measure: warning: {binary.name} skipped {counts["skipped"]} test(s): '
+              'is the GPU visible?', file=sys.stderr)
+    return counts
+
+
+def run_benchmarks(binary, scratch):
+    output = Path(scratch) / f'{binary.name}.json'
+    print(f'measure: {binary} (benchmarks)', flush=True)
+    completed = subprocess.run([str(binary), f'--benchmark_out={output}',
+                                '--benchmark_out_format=json'])
+    if completed.returncode != 0:
+        raise MeasureError(f'{binary}: exited with status {completed.returncode}; see its output above')
+    return read_json(output, 'benchmark binary')
+
+
+def query_nvidia_smi():
+    """(driver version, GPU name) of the first GPU, or None."""
+    try:
+        out = subprocess.run(['nvidia-smi', '--query-gpu=driver_version,name',
+                              '--format=csv,noheader'], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    first = out.stdout.strip().split('\n')[0] if out.returncode == 0 else ''
+    driver, comma, name = first.partition(',')
+    return (driver.strip(), name.strip()) if comma else None
+
+
+def query_nvcc():
+    """'13.0.88' from nvcc --version, or None."""
+    for nvcc in ['nvcc', '/usr/local/cuda/bin/nvcc']:
+        try:
+            out = subprocess.run([nvcc, '--version'], capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        match = re.search(r'release [\d.]+, V([\d.]+)', out.stdout)
+        if match:
+            return match.group(1)
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# One chapter
+
+def measure_chapter(root, build, out_root, chapter, front, scratch):
+    src = str(front['src'])
+    test_binary = find_binary(build, f'{src}_test')
+    bench_binary = find_binary(build, f'{src}_bench')
+    if test_binary is None and bench_binary is None:
+        raise MeasureError(f'{chapter}: neither {src}_test nor {src}_bench under {build}; '
+                           'build first (make build)')
+    tests = run_tests(test_binary, scratch) if test_binary else {'passed': 0, 'failed': 0, 'skipped': 0}
+    if bench_binary is None:
+        print(f'measure: {chapter} has no {src}_bench: recorded with no results', file=sys.stderr)
+        benchmark = {'context': {}, 'benchmarks': []}
+    else:
+        benchmark = run_benchmarks(bench_binary, scratch)
+    results, clocks = parse_benchmark_json(benchmark, bench_binary or chapter)
+    smi = query_nvidia_smi()
+    context = build_context(benchmark.get('context', {}), clocks, smi, query_nvcc())
+    gpu = context.get('gpu')
+    if not gpu:
+        raise MeasureError(f'{chapter}: no GPU name from the benchmark or nvidia-smi; '
+                           'make measure needs a GPU')
+    sources = chapter_sources(root, chapter, src)
+    digest = sources_sha256(root, sources)
+    date = utc_now()
+    record = {
+        'format': FORMAT, 'chapter': str(front['id']), 'title': front.get('title') or '',
+        'src': src, 'gpu': gpu, 'date': date, 'sources_sha256': digest, 'sources': sources,
+        'context': context, 'tests': tests, 'results': results,
+    }
+    folder = Path(out_root) / gpu_slug(gpu)
+    write_json_atomic(folder / f'{record["chapter"]}.json', record)
+    print(f'measure: wrote {folder / (record["chapter"] + ".json")} ({len(results)} results)')
+    if src == 'bench':
+        machine = {
+            'format': FORMAT, 'gpu': gpu, 'date': date, 'context': context,
+            'sources_sha256': digest, 'sources': sources,
+            'ceilings': ceilings_from(results, bench_binary),
+        }
+        write_json_atomic(folder / 'machine.json', machine)
+        print(f'measure: wrote {folder / "machine.json"}')
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--build', default='build', help='the CMake build folder (default: build)')
+    parser.add_argument('--chapter', help='measure only this chapter (id, e.g. 3.1, or path)')
+    parser.add_argument('--out', help='write records here instead of book/measurements')
+    parser.add_argument('--root', default=str(ROOT), help='the book root (default: this checkout)')
+    args = parser.parse_args(argv)
+    root = Path(args.root)
+    out_root = Path(args.out) if args.out else root / 'book' / 'measurements'
+    try:
+        if not Path(args.build).is_dir():
+            raise MeasureError(f'{args.build}: no such build folder; run make build first')
+        with tempfile.TemporaryDirectory(prefix='measure-') as scratch:
+            for chapter, front in select_chapters(root, args.chapter):
+                measure_chapter(root, Path(args.build), out_root, chapter, front, scratch)
+    except MeasureError as error:
+        print(f'measure: error: {error}', file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,311 @@
+"""Unit tests of tangle/measure.py's pure functions (no GPU, no binaries)."""
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / 'tangle'))
+import measure  # noqa: E402
+
+
+def run(name, repetition, real_time, time_unit='us', **counters):
+    entry = {
+        'name': name, 'run_name': name, 'run_type': 'iteration', 'family_index': 0,
+        'per_family_instance_index': 0, 'repetitions': 3, 'repetition_index': repetition,
+        'threads': 1, 'iterations': 100, 'real_time': real_time, 'cpu_time': 999.0,
+        'time_unit': time_unit,
+    }
+    entry.update(counters)
+    return entry
+
+
+class ResultKey(unittest.TestCase):
+    def test_strips_settings_and_joins_arguments(self):
+        self.assertEqual(measure.result_key(
+            'reduce/v1_naive/268435456/min_time:0.050/repeats:10/manual_time'),
+            'reduce/v1_naive@268435456')
+        self.assertEqual(measure.result_key('matmul/v3_smem_tiled/4096/4096/4096/manual_time'),
+                         'matmul/v3_smem_tiled@4096x4096x4096')
+
+    def test_no_arguments_gives_the_bare_name(self):
+        self.assertEqual(measure.result_key('bench/x/repeats:10/real_time'), 'bench/x')
+
+    def test_named_arguments_keep_their_values(self):
+        self.assertEqual(measure.result_key('scan/v2/n:1024/k:8/threads:1'), 'scan/v2@1024x8')
+
+    def test_a_numeric_first_part_is_a_name(self):
+        self.assertEqual(measure.result_key('42/7'), '42@7')
+
+
+class ParseBenchmark(unittest.TestCase):
+    def test_statistics_per_quantity_in_seconds(self):
+        data = {'context': {}, 'benchmarks': [
+            run('a/b/8/repeats:3/manual_time', 0, 3.0, bytes=10.0, bandwidth=5.0, sm_clock_mhz=1900),
+            run('a/b/8/repeats:3/manual_time', 1, 1.0, bytes=10.0, bandwidth=9.0, sm_clock_mhz=1950),
+            run('a/b/8/repeats:3/manual_time', 2, 2.0, bytes=10.0, bandwidth=7.0, sm_clock_mhz=1980),
+            dict(run('a/b/8/repeats:3/manual_time', 0, 2.0), run_type='aggregate',
+                 aggregate_name='mean', name='a/b/8/repeats:3/manual_time_mean'),
+        ]}
+        results, clocks = measure.parse_benchmark_json(data, 'x.json')
+        self.assertEqual(list(results), ['a/b@8'])
+        time = results['a/b@8']['time']
+        self.assertAlmostEqual(time['median'], 2e-6)
+        self.assertAlmostEqual(time['min'], 1e-6)
+        self.assertAlmostEqual(time['max'], 3e-6)
+        self.assertEqual(time['n'], 3)
+        self.assertEqual(time['unit'], 's')
+        self.assertEqual(results['a/b@8']['bandwidth']['median'], 7.0)
+        self.assertEqual(results['a/b@8']['bandwidth']['unit'], 'B/s')
+        self.assertEqual(results['a/b@8']['bytes']['unit'], 'B')
+        self.assertEqual(results['a/b@8']['sm_clock_mhz']['unit'], 'MHz')
+        self.assertNotIn('cpu_time', results['a/b@8'])
+        self.assertEqual(clocks, [1900, 1950, 1980])
+
+    def test_other_counters_have_no_unit(self):
+        data = {'benchmarks': [run('a/b', 0, 1.0, time_unit='ms', throttled=0.0)]}
+        results, _ = measure.parse_benchmark_json(data, 'x.json')
+        self.assertEqual(results['a/b']['throttled']['unit'], '')
+        self.assertAlmostEqual(results['a/b']['time']['median'], 1e-3)
+
+    def test_a_failed_benchmark_stops_with_its_message(self):
+        data = {'benchmarks': [dict(run('a/b', 0, 1.0), error_occurred=True,
+                                    error_message='chapters/x.md:12: cudaMalloc: out of memory')]}
+        with self.assertRaisesRegex(measure.MeasureError, r'x.json: benchmark a/b failed: .*x.md:12'):
+            measure.parse_benchmark_json(data, 'x.json')
+
+    def test_two_benchmarks_with_one_key_are_refused(self):
+        second = dict(run('a/b', 0, 1.0), family_index=1)
+        with self.assertRaisesRegex(measure.MeasureError, 'result key a/b'):
+            measure.parse_benchmark_json({'benchmarks': [run('a/b', 0, 1.0), second]}, 'x.json')
+
+    def test_not_benchmark_json(self):
+        with self.assertRaisesRegex(measure.MeasureError, 'x.json: not Google Benchmark JSON'):
+            measure.parse_benchmark_json({'testsuites': []}, 'x.json')
+
+
+class CountTests(unittest.TestCase):
+    def test_counts_and_names_failures(self):
+        data = {'testsuites': [{'name': 'S', 'testsuite': [
+            {'name': 'ok', 'status': 'RUN', 'result': 'COMPLETED'},
+            {'name': 'gpu', 'status': 'RUN', 'result': 'SKIPPED'},
+            {'name': 'bad', 'status': 'RUN', 'result': 'COMPLETED', 'failures': [{'failure': 'x'}]},
+            {'name': 'off', 'status': 'NOTRUN', 'result': 'SUPPRESSED'},
+        ]}]}
+        counts, failed = measure.count_tests(data, 't.json')
+        self.assertEqual(counts, {'passed': 1, 'failed': 1, 'skipped': 1})
+        self.assertEqual(failed, ['S.bad'])
+
+
+class FrontMatter(unittest.TestCase):
+    def test_reads_top_level_fields(self):
+        text = ('---\nid: "3.1"   # the id\ntitle: "A reduction: in three levels"\nsrc: reduce\n'
+                'symbols: [B_copy, N_SM]\nkernels:\n  - {name: "x@1", flops: 1, bytes: 4}\n---\n# T\n')
+        front = measure.parse_front_matter(text, 'c.md')
+        self.assertEqual(front['id'], '3.1')
+        self.assertEqual(front['title'], 'A reduction: in three levels')
+        self.assertEqual(front['src'], 'reduce')
+        self.assertEqual(front['symbols'], ['B_copy', 'N_SM'])
+        self.assertIsNone(front['kernels'])
+
+    def test_errors_name_the_file(self):
+        with self.assertRaisesRegex(measure.MeasureError, r'^c.md:1: .*front matter'):
+            measure.parse_front_matter('# no front matter\n', 'c.md')
+        with self.assertRaisesRegex(measure.MeasureError, r'^c.md: .*not closed'):
+            measure.parse_front_matter('---\nid: A\nsrc: bench\n', 'c.md')
+        with self.assertRaisesRegex(measure.MeasureError, r'^c.md: .*"src:"'):
+            measure.parse_front_matter('---\nid: A\n---\n', 'c.md')
+        with self.assertRaisesRegex(measure.MeasureError, r'^c.md:3: expected "key: value"'):
+            measure.parse_front_matter('---\nid: A\nnonsense\n---\n', 'c.md')
+
+
+class Chapters(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.root = Path(self.folder.name)
+        (self.root / 'book').mkdir()
+        (self.root / 'chapters').mkdir()
+        (self.root / 'book' / 'chapters.txt').write_text(
+            '# order\nchapters/3.1-r.md\n\nchapters/A-bench.md  # appendix\n')
+        (self.root / 'chapters' / '3.1-r.md').write_text('---\nid: "3.1"\nsrc: reduce\n---\n')
+        (self.root / 'chapters' / 'A-bench.md').write_text('---\nid: "A"\nsrc: bench\n---\n')
+
+    def tearDown(self):
+        self.folder.cleanup()
+
+    def test_all_in_book_order(self):
+        chosen = measure.select_chapters(self.root)
+        self.assertEqual([c for c, _ in chosen], ['chapters/3.1-r.md', 'chapters/A-bench.md'])
+
+    def test_one_by_id_or_path(self):
+        self.assertEqual(measure.select_chapters(self.root, 'A')[0][0], 'chapters/A-bench.md')
+        self.assertEqual(measure.select_chapters(self.root, 'chapters/3.1-r.md')[0][1]['id'], '3.1')
+
+    def test_unknown_chapter(self):
+        with self.assertRaisesRegex(measure.MeasureError, 'chapters.txt: no chapter has id or path "9"'):
+            measure.select_chapters(self.root, '9')
+
+    def test_sources_from_the_manifest_and_their_hash(self):
+        (self.root / 'src' / 'bench').mkdir(parents=True)
+        (self.root / 'src' / 'bench' / 'b.cuh').write_bytes(b'B')
+        (self.root / 'src' / 'bench' / 'a.cu').write_bytes(b'A')
+        (self.root / 'src' / 'bench' / 'stray.txt').write_bytes(b'not tangled')
+        (self.root / 'src' / '.tangle-manifest').write_text(
+            'chapters/A-bench.md\tsrc/bench/b.cuh\nchapters/3.1-r.md\tsrc/reduce/r.cu\n'
+            'chapters/A-bench.md\tsrc/bench/a.cu\n')
+        sources = measure.chapter_sources(self.root, 'chapters/A-bench.md', 'bench')
+        self.assertEqual(sources, ['src/bench/a.cu', 'src/bench/b.cuh'])
+        expected = hashlib.sha256(b'src/bench/a.cu\0A\0src/bench/b.cuh\0B\0').hexdigest()
+        self.assertEqual(measure.sources_sha256(self.root, sources), expected)
+
+    def test_sources_fall_back_to_the_folder(self):
+        (self.root / 'src' / 'reduce').mkdir(parents=True)
+        (self.root / 'src' / 'reduce' / 'r.cu').write_bytes(b'R')
+        self.assertEqual(measure.chapter_sources(self.root, 'chapters/3.1-r.md', 'reduce'),
+                         ['src/reduce/r.cu'])
+
+    def test_no_sources_is_an_error(self):
+        with self.assertRaisesRegex(measure.MeasureError, 'run make tangle'):
+            measure.chapter_sources(self.root, 'chapters/3.1-r.md', 'reduce')
+
+
+class ContextAndCeilings(unittest.TestCase):
+    def test_context_numbers_versions_and_clocks(self):
+        bench_context = {'gpu': 'NVIDIA H200', 'sm_count': '132', 'l2_bytes': '62914560',
+                         'sm_clock_start_mhz': '1980.25', 'driver': '13.0', 'runtime': '13.0',
+                         'nvcc': '13.0.88', 'host_name': 'box', 'caches': []}
+        context = measure.build_context(bench_context, [1980.0, 1700.0, 1900.0],
+                                        smi=('580.159.04', 'NVIDIA H200'), nvcc='12.9.1')
+        self.assertEqual(context['sm_count'], 132)
+        self.assertEqual(context['sm_clock_start_mhz'], 1980.25)
+        self.assertEqual(context['runtime'], '13.0')
+        self.assertEqual(context['driver'], '580.159.04')
+        self.assertEqual(context['driver_cuda_version'], '13.0')
+        self.assertEqual(context['nvcc'], '13.0.88')  # the binary's compiler wins
+        self.assertEqual(context['sm_clock_end_mhz'], 1900.0)
+        self.assertEqual(context['sm_clock_min_mhz'], 1700.0)
+        self.assertEqual(context['host'], 'box')
+        self.assertNotIn('caches', context)
+
+    def test_slug(self):
+        self.assertEqual(measure.gpu_slug('NVIDIA H200'), 'nvidia-h200')
+        self.assertEqual(measure.gpu_slug('NVIDIA GeForce RTX 4090 (laptop)'),
+                         'nvidia-geforce-rtx-4090-laptop')
+
+    def test_ceilings_pick_each_benchmark_quantity(self):
+        stat = {'median': 1.0, 'min': 1.0, 'max': 1.0, 'n': 1, 'unit': ''}
+        results = {
+            'bench/copy_bandwidth@2147483648': {'bandwidth': dict(stat, median=4e12)},
+            'bench/copy_cold_l2@16777216': {'bandwidth': stat},
+            'bench/fp32_fma_rate@16384': {'flop_rate': stat},
+            'bench/bf16_tensor_rate@8192': {'flop_rate': stat},
+            'bench/launch_latency@1': {'time': stat},
+            'bench/launch_throughput@1000': {'time': stat},
+        }
+        ceilings = measure.ceilings_from(results, 'b.json')
+        self.assertEqual(sorted(ceilings), sorted(measure.CEILINGS))
+        self.assertEqual(ceilings['copy_bandwidth']['median'], 4e12)
+        del results['bench/launch_latency@1']
+        with self.assertRaisesRegex(measure.MeasureError, 'b.json: expected one result for bench/launch_latency'):
+            measure.ceilings_from(results, 'b.json')
+
+
+class AtomicWrite(unittest.TestCase):
+    def test_writes_whole_file_and_leaves_no_temporary(self):
+        with tempfile.TemporaryDirectory() as folder:
+            target = Path(folder) / 'nvidia-h200' / 'A.json'
+            measure.write_json_atomic(target, {'format': 1})
+            self.assertEqual(json.loads(target.read_text()), {'format': 1})
+            self.assertEqual(os.listdir(target.parent), ['A.json'])
+
+    def test_failed_write_keeps_the_old_file(self):
+        with tempfile.TemporaryDirectory() as folder:
+            target = Path(folder) / 'A.json'
+            measure.write_json_atomic(target, {'old': True})
+            with self.assertRaises(TypeError):
+                measure.write_json_atomic(target, {'bad': object()})
+            self.assertEqual(json.loads(target.read_text()), {'old': True})
+            self.assertEqual(os.listdir(folder), ['A.json'])
+
+
+class Main(unittest.TestCase):
+    def test_missing_build_folder_is_a_clear_error(self):
+        with tempfile.TemporaryDirectory() as folder:
+            self.assertEqual(measure.main(['--build', str(Path(folder) / 'nope')]), 1)
+
+
+
+FAKE_TEST = """#!/usr/bin/env python3
+import json, sys
+path = [a for a in sys.argv if a.startswith('--gtest_output=json:')][0].split(':', 1)[1]
+failed = %r
+suite = [{'name': 'ok', 'status': 'RUN', 'result': 'COMPLETED'}]
+if failed:
+    suite.append({'name': 'wrong', 'status': 'RUN', 'result': 'COMPLETED', 'failures': [{}]})
+json.dump({'testsuites': [{'name': 'T', 'testsuite': suite}]}, open(path, 'w'))
+sys.exit(1 if failed else 0)
+"""
+
+FAKE_BENCH = """#!/usr/bin/env python3
+import json, sys
+path = [a for a in sys.argv if a.startswith('--benchmark_out=')][0].split('=', 1)[1]
+runs = %r
+json.dump({'context': {'gpu': 'NVIDIA H200', 'sm_count': '132', 'host_name': 'h'},
+           'benchmarks': runs}, open(path, 'w'))
+"""
+
+
+class EndToEnd(unittest.TestCase):
+    """measure.main over a fake book and fake binaries that write the JSON the real ones do."""
+
+    def make_book(self, folder, failing_test=False):
+        root = Path(folder) / 'book-root'
+        (root / 'book').mkdir(parents=True)
+        (root / 'chapters').mkdir()
+        (root / 'src' / 'bench').mkdir(parents=True)
+        (root / 'book' / 'chapters.txt').write_text('chapters/A-bench.md\n')
+        (root / 'chapters' / 'A-bench.md').write_text('---\nid: "A"\ntitle: "The bench"\nsrc: bench\n---\n')
+        (root / 'src' / 'bench' / 'check.cuh').write_text('// tangled\n')
+        build = Path(folder) / 'build'
+        build.mkdir()
+        names = ['bench/copy_bandwidth/2147483648', 'bench/fp32_fma_rate/16384',
+                 'bench/bf16_tensor_rate/8192', 'bench/launch_latency/1',
+                 'bench/launch_throughput/1000']
+        runs = [dict(run(n + '/repeats:2/manual_time', r, 10.0 + r, bandwidth=1e12,
+                         flop_rate=1e13, sm_clock_mhz=1980.0 - r), family_index=i)
+                for i, n in enumerate(names) for r in range(2)]
+        for name, text in (('bench_test', FAKE_TEST % failing_test), ('bench_bench', FAKE_BENCH % runs)):
+            (build / name).write_text(text.replace('#!/usr/bin/env python3', '#!' + sys.executable))
+            (build / name).chmod(0o755)
+        return root, build
+
+    def test_writes_the_record_and_machine_json(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root, build = self.make_book(folder)
+            out = Path(folder) / 'out'
+            code = measure.main(['--root', str(root), '--build', str(build), '--out', str(out),
+                                 '--chapter', 'A'])
+            self.assertEqual(code, 0)
+            record = json.loads((out / 'nvidia-h200' / 'A.json').read_text())
+            self.assertEqual(record['chapter'], 'A')
+            self.assertEqual(record['tests'], {'passed': 1, 'failed': 0, 'skipped': 0})
+            self.assertEqual(record['sources'], ['src/bench/check.cuh'])
+            self.assertEqual(record['context']['sm_count'], 132)
+            self.assertEqual(record['results']['bench/launch_latency@1']['time']['n'], 2)
+            machine = json.loads((out / 'nvidia-h200' / 'machine.json').read_text())
+            self.assertAlmostEqual(machine['ceilings']['launch_latency']['median'], 10.5e-6)
+            self.assertEqual(machine['ceilings']['copy_bandwidth']['unit'], 'B/s')
+            self.assertEqual(machine['sources_sha256'], record['sources_sha256'])
+
+    def test_a_failing_test_stops_before_any_record(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root, build = self.make_book(folder, failing_test=True)
+            out = Path(folder) / 'out'
+            code = measure.main(['--root', str(root), '--build', str(build), '--out', str(out)])
+            self.assertEqual(code, 1)
+            self.assertFalse(out.exists())
+
+if __name__ == '__main__':
+    unittest.main()
