@@ -133,8 +133,9 @@ def draw(series, ceilings, title, target):
         ax.plot(xs, [min(bandwidth * x, rate) for x in xs], style, color='#444444', linewidth=1.4)
         ax.annotate('%s %s' % (label, si(rate, 'FLOP/s')), (hi, rate), xytext=(-4, 4), textcoords='offset points',
                     ha='right', va='bottom', fontsize=8, color='#444444')
-    ax.annotate('copy %s' % si(bandwidth, 'B/s'), (lo * 1.3, bandwidth * lo * 1.3), xytext=(2, 8),
-                textcoords='offset points', rotation=0, fontsize=8, color='#444444')
+    label_x = ceilings['fp32_fma_rate'] / bandwidth / 10       # on the slope, well left of the knee
+    ax.annotate('copy %s' % si(bandwidth, 'B/s'), (label_x, bandwidth * label_x), xytext=(-8, 8),
+                textcoords='offset points', ha='right', fontsize=8, color='#444444')
     colours = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf']
     for n, (legend, points) in enumerate(series):
         colour = colours[n % len(colours)]

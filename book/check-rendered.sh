@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The rendered book's structural checks (run by .ci/run after make book, and by ctest on a fixture):
+#   book/check-rendered.sh DIR [--chapters FILE] [--no-screenshot]
+# The list of checks, and which findings are errors and which warnings: book/render/check_rendered.py.
+set -euo pipefail
+PYTHON=${PYTHON:-/usr/bin/python3}
+exec "$PYTHON" "$(dirname "$0")/render/check_rendered.py" "$@"

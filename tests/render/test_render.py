@@ -1,0 +1,298 @@
+#!/usr/bin/python3
+"""book/render.sh and book/check-rendered.sh on the fixture (fixture/woven, fixture/src), in a
+temporary folder outside the repository. Classes are run as separate ctest tests:
+  RenderTest       pages, code blocks, copy text, search, downloads, API links, incremental runs
+  CheckTest        check-rendered passes on the fixture and catches each kind of damage
+  ScreenshotTest   check-rendered with Chromium (exit 77: skipped where Chromium is absent)
+  DownloadTest     a chapter's download unpacks and builds with cmake + nvcc (77 without nvcc)"""
+import html.parser
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+FIXTURE = os.path.join(HERE, 'fixture')
+RENDER = os.path.join(REPO, 'book', 'render.sh')
+CHECK = os.path.join(REPO, 'book', 'check-rendered.sh')
+CHAPTERS = os.path.join(FIXTURE, 'chapters.txt')
+SKIP = 77
+
+
+def render(out, woven, src=os.path.join(FIXTURE, 'src')):
+    return subprocess.run([RENDER, out, woven, '--src', src], capture_output=True, text=True)
+
+
+def check(out, *extra):
+    return subprocess.run([CHECK, out, '--chapters', CHAPTERS] + list(extra), capture_output=True, text=True)
+
+
+class Workspace(unittest.TestCase):
+    """A copy of the fixture's woven folder and a rendered book, in a fresh temporary folder.
+    The book is rendered once per class and copied for each test (copies keep the digests, so a
+    test's own render is incremental, as in real use)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.rendered = tempfile.mkdtemp(prefix='render-test-class.')
+        cls.woven_master = os.path.join(cls.rendered, 'woven')
+        shutil.copytree(os.path.join(FIXTURE, 'woven'), cls.woven_master)
+        done = render(os.path.join(cls.rendered, 'book'), cls.woven_master)
+        if done.returncode != 0:
+            shutil.rmtree(cls.rendered)
+            raise AssertionError('rendering the fixture failed:\n' + done.stderr)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.rendered, ignore_errors=True)
+
+    def setUp(self):
+        self.work = tempfile.mkdtemp(prefix='render-test.')
+        self.addCleanup(shutil.rmtree, self.work)
+        self.woven = os.path.join(self.work, 'woven')
+        self.out = os.path.join(self.work, 'book')
+        shutil.copytree(self.woven_master, self.woven)
+        shutil.copytree(os.path.join(self.rendered, 'book'), self.out, symlinks=True)
+
+    def read(self, *parts):
+        with open(os.path.join(self.out, *parts), encoding='utf-8') as f:
+            return f.read()
+
+
+class CodeText(html.parser.HTMLParser):
+    """The textContent of every <pre><code>, as book.js copies it."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.blocks, self.depth = [], 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag == 'code' and self.lasttag_pre:
+            self.depth += 1
+            self.blocks.append('')
+        self.lasttag_pre = tag == 'pre'
+
+    lasttag_pre = False
+
+    def handle_endtag(self, tag):
+        if tag == 'code' and self.depth:
+            self.depth -= 1
+
+    def handle_data(self, data):
+        if self.depth:
+            self.blocks[-1] += data
+
+
+def fenced_blocks(markdown):
+    return [m.group(1) for m in re.finditer(r'^```[^\n]*\n(.*?)\n```$', markdown, re.S | re.M)]
+
+
+class RenderTest(Workspace):
+    def test_every_chapter_has_a_page_with_navigation_toc_and_math(self):
+        page = self.read('3.1-reduction.html')
+        self.assertIn('href="A-bench.html"', page)          # next
+        self.assertIn('id="toc"', page)
+        self.assertIn('<math', page)
+        self.assertEqual(page.count('<h1'), 1, 'the chapter title is printed once')
+        self.assertIn('href="3.1-reduction.html"', self.read('A-bench.html'))   # previous
+        index = self.read('index.html')
+        for name in ('3.1-reduction.html', 'A-bench.html', 'kernels-and-the-machine.epub'):
+            self.assertIn('href="%s"' % name, index)
+
+    def test_cuda_is_highlighted(self):
+        page = self.read('3.1-reduction.html')
+        self.assertIn('<span class="at">__global__</span>', page)
+        self.assertIn('<span class="ex">&lt;&lt;&lt;</span>', page)
+        self.assertIn('<span class="ex">&gt;&gt;&gt;</span>', page)
+
+    def test_copy_text_is_exactly_the_code_shown_and_written(self):
+        parser = CodeText()
+        parser.feed(self.read('3.1-reduction.html'))
+        with open(os.path.join(self.woven, '3.1-reduction.md')) as f:
+            expected = fenced_blocks(f.read())
+        self.assertEqual(parser.blocks, expected)
+        self.assertTrue(any('\t' in block for block in parser.blocks), 'tabs are kept')
+
+    def test_tangled_blocks_name_their_file_and_link_to_api_and_download(self):
+        page = self.read('3.1-reduction.html')
+        head = re.search(r'<div class="code" data-file="src/reduce/reduce.cu">\s*<div class="code-head">(.*?)</div>',
+                         page, re.S).group(1)
+        self.assertIn('>src/reduce/reduce.cu<', head)
+        api = re.search(r'href="(api/[^"]+)"', head).group(1)
+        self.assertTrue(os.path.exists(os.path.join(self.out, api)), api)
+        self.assertIn('href="downloads/3.1-reduce.tar.gz"', head)
+        self.assertIn('⟨reduce-v1-kernel⟩ +≡', page)
+        self.assertIn('id="reduce-v1-kernel-2"', page)
+
+    def test_api_pages_link_back_to_the_chapter(self):
+        api = self.read('api', 'reduce_8cu.html')
+        self.assertIn('href="../3.1-reduction.html"', api)
+        self.assertIn('href="../3.1-reduction.html"', self.read('api', 'index.html'))
+
+    def test_search_index_has_headings_and_paragraphs(self):
+        index = self.read('search-index.js')
+        self.assertTrue(index.startswith('window.BOOK_SEARCH_INDEX = '))
+        self.assertIn('"a":"the-first-version"', index)
+        self.assertIn('The first version is easy to write', index)
+
+    def test_download_holds_the_chapter_the_harness_and_a_cmakelists(self):
+        with tarfile.open(os.path.join(self.out, 'downloads', '3.1-reduce.tar.gz')) as tar:
+            names = tar.getnames()
+        for name in ('3.1-reduce/CMakeLists.txt', '3.1-reduce/src/reduce/reduce.cu', '3.1-reduce/src/bench/check.cuh'):
+            self.assertIn(name, names)
+
+    def test_a_second_run_remakes_nothing(self):
+        before = {n: os.stat(os.path.join(self.out, n)).st_ino for n in ('3.1-reduction.html', 'kernels-and-the-machine.epub')}
+        done = render(self.out, self.woven)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn('0 page(s) re-rendered', done.stdout)
+        self.assertNotIn('EPUB remade', done.stdout)
+        for name, inode in before.items():
+            self.assertEqual(os.stat(os.path.join(self.out, name)).st_ino, inode, name + ' was rewritten')
+
+    def test_a_prose_edit_rerenders_one_page_in_under_5_seconds(self):
+        path = os.path.join(self.woven, 'A-bench.md')
+        with open(path, 'a') as f:
+            f.write('\nOne more sentence of prose.\n')
+        start = time.monotonic()
+        done = render(self.out, self.woven)
+        seconds = time.monotonic() - start
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn('1 page(s) re-rendered (A-bench)', done.stdout)
+        self.assertIn('One more sentence of prose.', self.read('A-bench.html'))
+        self.assertLess(seconds, 5.0, done.stdout)
+        print('prose edit re-rendered in %.2f s: %s' % (seconds, done.stdout.strip()))
+
+    def test_a_title_change_rerenders_the_neighbours(self):
+        book = os.path.join(self.woven, 'book.json')
+        with open(book) as f:
+            text = f.read()
+        with open(book, 'w') as f:
+            f.write(text.replace('The measuring harness', 'The harness'))
+        done = render(self.out, self.woven)
+        self.assertIn('2 page(s) re-rendered', done.stdout)
+        self.assertIn('A The harness', self.read('3.1-reduction.html'))
+
+    def test_a_failure_leaves_the_previous_book_intact(self):
+        page = self.read('3.1-reduction.html')
+        with open(os.path.join(self.woven, 'roofline-inputs.json'), 'w') as f:
+            f.write('{"chapters": [{"id": "3.1", "kernels": [{"name": "x", "flops": 1, "bytes": 1, "time": 1}]}]}')
+        with open(os.path.join(self.woven, '3.1-reduction.md'), 'a') as f:
+            f.write('\nChanged.\n')
+        done = render(self.out, self.woven)
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn('no measured ceiling', done.stderr)
+        self.assertIn('previous book', done.stderr)
+        self.assertEqual(self.read('3.1-reduction.html'), page)
+        self.assertEqual([n for n in os.listdir(self.work) if n.startswith('book.')], [], 'staging left behind')
+
+    def test_missing_book_json_is_a_clear_error(self):
+        os.unlink(os.path.join(self.woven, 'book.json'))
+        done = render(self.out, self.woven)
+        self.assertEqual(done.returncode, 1)
+        self.assertIn('book.json: missing', done.stderr)
+
+
+class CheckTest(Workspace):
+    def damage(self, name, old, new):
+        path = os.path.join(self.out, name)
+        with open(path, encoding='utf-8') as f:
+            text = f.read()
+        self.assertIn(old, text)
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write(text.replace(old, new, 1))
+
+    def assertCheckFails(self, message):
+        done = check(self.out, '--no-screenshot')
+        self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+        self.assertIn(message, done.stderr)
+
+    def test_the_fixture_passes(self):
+        done = check(self.out, '--no-screenshot')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn('warning: 3.1-reduction.html: has a claim that no longer holds', done.stdout)
+
+    def test_missing_chapter_page(self):
+        os.unlink(os.path.join(self.out, 'A-bench.html'))
+        self.assertCheckFails('A-bench.html: missing')
+
+    def test_unresolved_key(self):
+        self.damage('3.1-reduction.html', 'It reaches', 'It reaches [x : bandwidth]{.m} and')
+        self.assertCheckFails('unresolved measurement key')
+
+    def test_unresolved_roofline(self):
+        self.damage('3.1-reduction.html', 'src="figures/roofline-3.1.svg"', 'src="roofline:3.1"')
+        self.assertCheckFails('unresolved roofline figure')
+
+    def test_chunk_reference_outside_code(self):
+        self.damage('3.1-reduction.html', 'It reaches', 'It reaches &lt;&lt;warp-sum&gt;&gt; and')
+        self.assertCheckFails('unexpanded chunk reference')
+
+    def test_broken_link_and_anchor(self):
+        self.damage('3.1-reduction.html', 'href="A-bench.html#the-timer"', 'href="A-bench.html#no-such-part"')
+        self.assertCheckFails('no id "no-such-part" in A-bench.html')
+        self.damage('3.1-reduction.html', 'href="downloads/3.1-reduce.tar.gz"', 'href="downloads/gone.tar.gz"')
+        self.assertCheckFails('no such file downloads/gone.tar.gz')
+
+    def test_network_script(self):
+        self.damage('A-bench.html', '<script src="book.js"', '<script src="https://cdn.example/x.js"')
+        self.assertCheckFails('loads from the network')
+
+    def test_code_block_without_copy_button(self):
+        self.damage('A-bench.html', '<button type="button" class="copy"', '<span class="copy"')
+        self.assertCheckFails('container has no copy button')
+
+    def test_code_block_outside_container(self):
+        self.damage('A-bench.html', '<div class="code"', '<div class="plain"')
+        self.assertCheckFails('outside a code container')
+
+    def test_chapter_without_box(self):
+        self.damage('A-bench.html', 'class="hwbox"', 'class="plainbox"')
+        self.assertCheckFails('no dated hardware box')
+
+
+class ScreenshotTest(Workspace):
+    def test_chapter_page_is_not_blank_in_either_theme(self):
+        done = check(self.out)
+        if done.returncode == SKIP:
+            self.skipTest(done.stderr.strip())
+        self.assertEqual(done.returncode, 0, done.stderr)
+
+    def test_a_blank_page_is_caught(self):
+        with open(os.path.join(self.out, '3.1-reduction.html'), 'w') as f:
+            f.write('<!DOCTYPE html><html><body style="background:#fff"></body></html>')
+        done = check(self.out)
+        if done.returncode == SKIP:
+            self.skipTest(done.stderr.strip())
+        self.assertEqual(done.returncode, 1)
+        self.assertIn('blank', done.stderr)
+
+
+class DownloadTest(Workspace):
+    def test_download_builds_on_its_own(self):
+        if not shutil.which('cmake') or not (shutil.which('nvcc') or os.path.exists('/usr/local/cuda/bin/nvcc')):
+            self.skipTest('no cmake or nvcc')
+        unpacked = tempfile.mkdtemp(prefix='download-build.')   # outside the repository
+        self.addCleanup(shutil.rmtree, unpacked)
+        with tarfile.open(os.path.join(self.out, 'downloads', '3.1-reduce.tar.gz')) as tar:
+            tar.extractall(unpacked)
+        source = os.path.join(unpacked, '3.1-reduce')
+        env = dict(os.environ, PATH=os.environ['PATH'] + ':/usr/local/cuda/bin')
+        generator = ['-G', 'Ninja'] if shutil.which('ninja') else []
+        configure = subprocess.run(['cmake', '-S', source, '-B', os.path.join(source, 'build')] + generator,
+                                   capture_output=True, text=True, env=env)
+        self.assertEqual(configure.returncode, 0, configure.stdout + configure.stderr)
+        build = subprocess.run(['cmake', '--build', os.path.join(source, 'build'), '-j', '2'],
+                               capture_output=True, text=True, env=env)
+        self.assertEqual(build.returncode, 0, build.stdout[-4000:] + build.stderr[-4000:])
+        self.assertTrue(os.path.exists(os.path.join(source, 'build', 'reduce_test')))
+
+
+if __name__ == '__main__':
+    unittest.main()
