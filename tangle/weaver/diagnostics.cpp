@@ -1,0 +1,22 @@
+#include "diagnostics.h"
+
+namespace weave {
+
+void Diagnostics::error(std::string file, int line, std::string message) {
+    errors_.push_back({std::move(file), line, std::move(message)});
+}
+
+void Diagnostics::warning(std::string file, int line, std::string message) {
+    warnings_.push_back({std::move(file), line, std::move(message)});
+}
+
+std::string where(const Diagnostic& d) {
+    return d.line > 0 ? d.file + ":" + std::to_string(d.line) : d.file;
+}
+
+void Diagnostics::print(std::ostream& out) const {
+    for (const auto& d : errors_) out << where(d) << ": error: " << d.message << "\n";
+    for (const auto& d : warnings_) out << where(d) << ": warning: " << d.message << "\n";
+}
+
+}  // namespace weave

@@ -1,0 +1,21 @@
+// How a number is shown to a reader: its unit with an SI prefix and three significant digits
+// (1.23 ms, 4.27 TB/s, 66.9 TFLOP/s), or the form the author asked for with fmt=:
+// "%" a percentage, "x" a ratio, or a fixed unit ("us", "ms", "GB/s", "TFLOP/s", "MiB", ...).
+#pragma once
+#include <optional>
+#include <string>
+
+#include "units.h"
+
+namespace weave {
+
+// `value` is in base units (s, B, FLOP and their quotients). On a bad fmt, or a fixed unit that
+// does not match the value's unit, returns nothing and says why in `error`.
+std::optional<std::string> format_value(double value, const Unit& unit, const std::string& fmt,
+                                        int digits, std::string& error);
+
+// `value` to `digits` significant digits, in fixed notation ("1.20", "132", "0.00123");
+// with strip_zeros, trailing zeros after the point are dropped ("1.2").
+std::string significant(double value, int digits, bool strip_zeros = false);
+
+}  // namespace weave

@@ -1,0 +1,60 @@
+// The measurement store: one GPU's records (book/measurements/<gpu-slug>/<id>.json) and its
+// machine.json, read once, checked, and looked up by chapter id and result key.
+// The record format is book/CONVENTIONS.md's; nothing here writes a record.
+#pragma once
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "diagnostics.h"
+#include "units.h"
+
+namespace weave {
+
+// One quantity of a result (or a ceiling), already in base units (s, B, FLOP, Hz, ...).
+struct Quantity {
+    double median = 0, min = 0, max = 0;
+    bool has_range = false;  // min and max were recorded
+    int n = 0;
+    Unit unit;
+};
+
+struct Record {
+    std::string file;  // as shown in messages: book/measurements/h200/3.1.json
+    std::string chapter, title, src, gpu, date, sources_sha256;
+    std::vector<std::string> sources;
+    nlohmann::json context = nlohmann::json::object();
+    std::map<std::string, std::map<std::string, Quantity>> results;  // key -> quantity -> values
+};
+
+struct Machine {
+    std::string file;
+    std::string gpu, date, sources_sha256;
+    nlohmann::json context = nlohmann::json::object();
+    std::map<std::string, Quantity> ceilings;
+};
+
+struct MeasurementStore {
+    std::string folder;  // as shown: book/measurements/h200 (empty: nothing recorded)
+    std::string slug;
+    std::optional<Machine> machine;
+    std::map<std::string, Record> records;  // by chapter id
+
+    const Record* record(const std::string& chapter_id) const;
+};
+
+// `folder` is either one GPU's folder of records or the folder of all GPUs' folders, in which
+// case `gpu_slug` picks one (or the only one there). A folder that does not exist, or holds no
+// records, gives an empty store: every chapter is then "not yet measured".
+// A relative `folder` is found under `root` and named in messages as written.
+MeasurementStore load_measurements(const std::filesystem::path& root, const std::filesystem::path& folder,
+                                   const std::string& gpu_slug, Diagnostics& diagnostics);
+
+// Reads one quantity: {"median": ..., "min": ..., "max": ..., "n": ..., "unit": "s"} or a number.
+std::optional<Quantity> read_quantity(const nlohmann::json& value, std::string& error);
+
+}  // namespace weave

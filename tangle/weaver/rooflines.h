@@ -1,0 +1,40 @@
+// The chapters' roofline points: each `kernels:` entry of the front matter with its FLOPs and
+// bytes (from the front matter, else from the record's flops/bytes), its measured time, and so
+// its achieved FLOP rate and arithmetic intensity. The box shows them; roofline-inputs.json
+// carries them to the renderer's figure script, with the ceilings.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "evaluate.h"
+#include "front_matter.h"
+
+namespace weave {
+
+struct KernelResult {
+    std::string name;  // normalised result key
+    int line = 0;      // its line in the front matter
+    std::optional<double> flops, bytes;
+    Value time, bandwidth, flop_rate;  // flop_rate and bandwidth as recorded, else computed
+    bool measured() const { return time.state == Value::State::known; }
+};
+
+// Reads and looks up the chapter's kernels; errors (a bad name, a key not in the record) name
+// the front matter's line.
+std::vector<KernelResult> kernel_results(const FrontMatter& fm, const std::string& file, const Scope& scope,
+                                         Diagnostics& diagnostics);
+
+struct RooflineChapter {
+    std::string id, title, basename;
+    std::vector<KernelResult> kernels;
+    bool figure = false;  // the chapter shows ![...](roofline:ID)
+};
+
+// roofline-inputs.json: {gpu, ceilings: {copy_bandwidth, ...}, figures: [...], chapters: [...]}.
+nlohmann::json roofline_inputs(const std::vector<RooflineChapter>& chapters, const MeasurementStore& store,
+                               bool book_figure);
+
+}  // namespace weave

@@ -1,0 +1,34 @@
+// Inline weaving on a paragraph of prose: [EXPR]{.m fmt="..." digits=N} becomes the number as a
+// reader sees it, in a span whose title says where it came from; ![caption](roofline:ID) points
+// at the figure the renderer draws. Inline code (`...`) is left as written.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "diagnostics.h"
+#include "evaluate.h"
+
+namespace weave {
+
+struct InlineContext {
+    std::string file;  // chapters/3.1-reduction.md
+    const Scope* scope = nullptr;
+    Diagnostics* diagnostics = nullptr;
+    // Given a roofline ID and the line, returns the figure's path, or empty (having reported why).
+    std::function<std::string(const std::string& id, int line)> figure;
+    std::vector<int> unmeasured_lines;  // lines where a value is not yet measured
+};
+
+// The rendered span of a value: [1.23 ms]{.measured title="..."}, [not yet measured]{.unmeasured},
+// or empty with `error` set (a bad fmt for this unit).
+std::string value_span(const Value& value, const std::string& title, const std::string& fmt, int digits,
+                       std::string& error);
+
+// `title` made safe for a Pandoc attribute value.
+std::string attribute_text(std::string text);
+
+// Weaves one paragraph (its lines joined by '\n', the first at `first_line`), so a span may wrap.
+std::string weave_inline(const std::string& paragraph, int first_line, InlineContext& context);
+
+}  // namespace weave
