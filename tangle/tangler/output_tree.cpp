@@ -27,11 +27,15 @@ fs::path OutputTree::inside_src(const std::string& relative) const {
     throw std::runtime_error(relative + " is outside src/: the tangler writes only under src/");
   fs::path path = root_ / relative;
   std::error_code error;
-  fs::path real_src = fs::weakly_canonical(src_, error);
+  if (!real_src_) real_src_ = fs::weakly_canonical(src_, error);
+  fs::path folder = path.parent_path();
+  if (!error && folders_inside_.contains(folder) && !fs::is_symlink(path, error)) return path;
   fs::path real_path = error ? fs::path() : fs::weakly_canonical(path, error);
-  if (error || !is_within(real_path, real_src) || real_path == real_src)
+  if (error || !is_within(real_path, *real_src_) || real_path == *real_src_)
     throw std::runtime_error(relative + " resolves outside " + src_.string() +
                              " (through a symbolic link?): the tangler writes only under src/");
+  // Only a folder that exists can be trusted later: one made afterwards is made by us, inside.
+  if (fs::is_directory(folder, error) && !fs::is_symlink(folder, error)) folders_inside_.insert(folder);
   return path;
 }
 

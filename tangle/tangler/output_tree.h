@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace tangle {
@@ -29,6 +30,9 @@ class OutputTree {
 
   std::filesystem::path root_;
   std::filesystem::path src_;
+  // Resolving links costs a system call per folder of the path; each folder is checked once.
+  mutable std::optional<std::filesystem::path> real_src_;
+  mutable std::set<std::filesystem::path> folders_inside_;
 };
 
 }  // namespace tangle
