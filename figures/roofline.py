@@ -20,6 +20,7 @@ The input (extra fields are ignored; a ceiling may be a number or {"median": ...
                    "kernels": [{"name": "reduce/v1_naive@268435456", "flops": ..., "bytes": ...,
                                 "time": s, "flop_rate": FLOP/s, "intensity": FLOP/B}, ...]}]}
 ("chapters" may also be an object keyed by chapter id.)
+A kernel with no time and no flop_rate (null: not measured yet) is left off, with a note.
 Exit status: 0 done, 2 the input is wrong (the message names it), 1 anything else."""
 import hashlib
 import json
@@ -65,9 +66,7 @@ def load(path):
             raise InputError('%s: chapter %s declares kernels but has no measured ceiling %s; '
                              'run `make measure` on a GPU so machine.json records it'
                              % (path, cid, ' or '.join(missing)))
-        points = []
-        for k in kernels:
-            points.append(kernel_point(path, cid, k))
+        points = [p for p in (kernel_point(path, cid, k) for k in kernels) if p]
         result.append((cid, chapter.get('title', ''), ceilings, points))
     return result
 
@@ -78,6 +77,10 @@ def kernel_point(path, cid, kernel):
     intensity = number(kernel.get('intensity')) or (flops / nbytes if flops and nbytes else None)
     rate = (number(kernel.get('flop_rate')) or number(kernel.get('achieved_flop_rate'))
             or (flops / time if flops and time else None))
+    if intensity and not rate and kernel.get('time') is None and kernel.get('flop_rate') is None:
+        print('figures/roofline.py: chapter %s, kernel %s: not measured yet, left off its roofline'
+              % (cid, name), file=sys.stderr)
+        return None
     if not intensity or not rate:
         raise InputError('%s: chapter %s, kernel %s: needs flops and bytes (or intensity) and a time '
                          '(or flop_rate), all positive' % (path, cid, name))
@@ -119,7 +122,7 @@ def draw(series, ceilings, title, target):
     roofs = [('FP32 FMA', ceilings['fp32_fma_rate'], '-')]
     if ceilings.get('bf16_tensor_rate'):
         roofs.append(('BF16 tensor (cuBLAS)', ceilings['bf16_tensor_rate'], '--'))
-    intensities = [p[1] for _, points in series for p in points]
+    intensities = [p[1] for _, points in series for p in points] or [1.0]   # none measured yet: roofs only
     ridge = max(rate for _, rate, _ in roofs) / bandwidth
     lo = min(min(intensities), 1.0) / 4
     hi = max(max(intensities), ridge) * 4
@@ -139,19 +142,21 @@ def draw(series, ceilings, title, target):
     colours = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf']
     for n, (legend, points) in enumerate(series):
         colour = colours[n % len(colours)]
+        if not points:
+            continue
         ax.plot([p[1] for p in points], [p[2] for p in points], '-o', color=colour, markersize=5,
                 linewidth=1.2, label=legend)
         for label, x, y in points:
             ax.annotate(label, (x, y), xytext=(5, -10), textcoords='offset points', fontsize=7, color=colour)
     ax.set_xlim(lo, hi)
     top = max(rate for _, rate, _ in roofs)
-    bottom = min(min(p[2] for _, pts in series for p in pts), bandwidth * lo) / 3
+    bottom = min([p[2] for _, pts in series for p in pts] + [bandwidth * lo]) / 3
     ax.set_ylim(bottom, top * 3)
     ax.set_xlabel('arithmetic intensity (FLOP per byte of DRAM traffic)')
     ax.set_ylabel('achieved FLOP/s')
     ax.set_title(title)
     ax.grid(True, which='major', linewidth=0.4, color='#cccccc')
-    if any(legend for legend, _ in series):
+    if any(legend and points for legend, points in series):
         ax.legend(loc='lower right', fontsize=7, frameon=False)
     fig.tight_layout()
     fresh = target + '.new'
