@@ -26,7 +26,7 @@ std::string list_names(const std::map<std::string, Quantity>& m) {
 
 std::string describe(const Quantity& q, const std::string& statistic) {
     std::string text = statistic == "spread" ? "max/min - 1" : statistic;
-    if (q.n > 0) text += " of " + std::to_string(q.n);
+    if (q.n > 0) text += (statistic == "spread" ? " over " : " of ") + std::to_string(q.n) + (statistic == "spread" ? " runs" : "");
     if (q.has_range && q.min > 0 && statistic == "median")
         text += ", spread " + significant((q.max / q.min - 1) * 100, 2) + "%";
     return text;

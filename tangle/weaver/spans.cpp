@@ -133,7 +133,7 @@ std::string weave_inline(const std::string& line, int first_line, InlineContext&
                 }
             }
         }
-        if (line.compare(i, 3, "{.m") == 0 && (i + 3 == line.size() || line[i + 3] == '}' || std::isspace(static_cast<unsigned char>(line[i + 3]))))
+        if (line.compare(i, 3, "{.m") == 0 && (i + 3 == line.size() || !(std::isalnum(static_cast<unsigned char>(line[i + 3])) || line[i + 3] == '_' || line[i + 3] == '-')))
             error("a malformed {.m} span: write [EXPRESSION]{.m fmt=\"...\"}, the brackets closed and the braces after them");
         out += c;
         ++i;

@@ -1,0 +1,151 @@
+// The whole fixture book woven: the chapters, the box, the claims, the symbols table, the reports
+// and the roofline inputs; stale records; strict builds.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "fixture.h"
+
+namespace weave {
+namespace {
+
+using testing::FixtureBook;
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(Book, WeavesTheFixtureBook) {
+    FixtureBook book;
+    auto run = book.weave();
+    ASSERT_EQ(run.status, 0) << run.printed;
+    auto out = book.outputs();
+    for (const char* name : {"1-alpha.md", "2-beta.md", "B-symbols.md", "book.json", "claims.json", "claims.md",
+                             "symbols.json", "roofline-inputs.json"})
+        EXPECT_TRUE(out.count(name)) << name;
+    const std::string& alpha = out["1-alpha.md"];
+    EXPECT_TRUE(contains(alpha, "id: \"1\""));  // the front matter goes on to Pandoc
+    EXPECT_TRUE(contains(alpha, "[0.105%]{.measured"));
+    EXPECT_TRUE(contains(alpha, "[2.5×]{.measured"));
+    EXPECT_TRUE(contains(alpha, "faster, at [400 µs]{.measured"));  // a span wrapped over three lines
+    EXPECT_TRUE(contains(alpha, "[1980 MHz]{.measured"));
+    EXPECT_TRUE(contains(alpha, "`[alpha/v9@1 : time]{.m}`"));  // inline code untouched
+    EXPECT_TRUE(contains(alpha, "// [alpha/v9@1 : time]{.m} inside a code block"));
+    EXPECT_TRUE(contains(alpha, "![The alpha ladder](figures/roofline-1.svg)"));
+    EXPECT_TRUE(contains(run.printed, "chapters/1-alpha.md:28: warning: claim is broken"));
+    EXPECT_TRUE(contains(run.printed, "chapters/2-beta.md:12: warning:"));
+}
+
+TEST(Book, TheBoxStandsWhereAsked) {
+    FixtureBook book;
+    ASSERT_EQ(book.weave().status, 0);
+    std::string alpha = book.outputs()["1-alpha.md"];
+    size_t box = alpha.find("::: {.hwbox}");
+    ASSERT_NE(box, std::string::npos);
+    EXPECT_LT(alpha.find("An opening paragraph"), box);
+    for (const char* part : {"Test GPU, measured [2026-11-29]", "recorded earlier", "| $B_\\text{copy}$ | copy bandwidth | [4.00 TB/s]",
+                             "[60 MiB]", "[1.98 GHz]", "| `alpha/v2_fast@1048576` | [400 µs]", "[2.62 GFLOP/s]",
+                             "CUDA runtime 13.0 · driver 580.159.04 · nvcc 13.0.88",
+                             "SM clock 1980 MHz at the start, 1965 MHz at the end (max 1980 MHz)"})
+        EXPECT_TRUE(contains(alpha, part)) << part;
+    // Without ::: box :::, the box follows the first heading.
+    std::string beta = book.outputs()["2-beta.md"];
+    EXPECT_LT(beta.find("# Beta"), beta.find("::: {.hwbox}"));
+    EXPECT_LT(beta.find("::: {.hwbox}"), beta.find("Beta has not been measured"));
+    // An appendix with no symbols and no kernels has no box.
+    EXPECT_FALSE(contains(book.outputs()["B-symbols.md"], "hwbox"));
+}
+
+TEST(Book, MeasuredNowIsSaid) {
+    FixtureBook book;
+    Options options;
+    options.root = book.root();
+    options.out = "build/book/woven";
+    options.measured_now = true;
+    Diagnostics d;
+    ASSERT_EQ(run(options, d), 0);
+    EXPECT_TRUE(contains(book.outputs()["1-alpha.md"], "measured [2026-11-29]{title=\"2026-11-29T15:02:11Z\"} in this build."));
+}
+
+TEST(Book, ClaimsAreMarkedAndReported) {
+    FixtureBook book;
+    ASSERT_EQ(book.weave().status, 0);
+    auto out = book.outputs();
+    EXPECT_TRUE(contains(out["1-alpha.md"], "::: {.claim .claim-holds data-expr="));
+    EXPECT_TRUE(contains(out["1-alpha.md"], "::: {.claim .claim-broken data-expr="));
+    EXPECT_TRUE(contains(out["1-alpha.md"], "[**Broken on Test GPU:** `alpha/v2_fast@1048576 : time` = 400 µs not <"));
+    EXPECT_TRUE(contains(out["2-beta.md"], "::: {.claim .claim-unmeasured"));
+    auto claims = nlohmann::json::parse(out["claims.json"]);
+    EXPECT_EQ(claims["summary"]["holds"], 1);
+    EXPECT_EQ(claims["summary"]["broken"], 1);
+    EXPECT_EQ(claims["summary"]["not yet measured"], 1);
+    EXPECT_EQ(claims["claims"][1]["where"], "chapters/1-alpha.md:28");
+    EXPECT_EQ(claims["claims"][1]["comparisons"][0]["right_value"]["value"], 1e-4);
+    EXPECT_TRUE(contains(out["claims.md"], "| **broken** | chapters/1-alpha.md:28 |"));
+}
+
+TEST(Book, SymbolsTableAndReport) {
+    FixtureBook book;
+    ASSERT_EQ(book.weave().status, 0);
+    auto out = book.outputs();
+    EXPECT_TRUE(contains(out["B-symbols.md"], "| $N_\\text{SM}$ | SMs | — | `machine : sm_count` | [132]"));
+    EXPECT_TRUE(contains(out["B-symbols.md"], "[1](1-alpha.html), [2](2-beta.html)"));
+    EXPECT_TRUE(contains(out["B-symbols.md"], "[4.92 TB/s]"));  // B_dram_peak, computed
+    auto symbols = nlohmann::json::parse(out["symbols.json"]);
+    EXPECT_EQ(symbols["symbols"][0]["symbol"], "B_copy");
+    EXPECT_EQ(symbols["symbols"][0]["value"]["value"], 4e12);
+    EXPECT_EQ(symbols["chapters"]["1"].size(), 4u);
+}
+
+TEST(Book, BookJsonAndRooflineInputs) {
+    FixtureBook book;
+    ASSERT_EQ(book.weave().status, 0);
+    auto out = book.outputs();
+    auto order = nlohmann::json::parse(out["book.json"]);
+    ASSERT_EQ(order["chapters"].size(), 3u);
+    EXPECT_EQ(order["chapters"][0]["basename"], "1-alpha");
+    EXPECT_EQ(order["chapters"][0]["measured"], "2026-11-29T15:02:11Z");
+    EXPECT_EQ(order["chapters"][0]["stale"], false);
+    EXPECT_TRUE(order["chapters"][1]["measured"].is_null());
+    auto inputs = nlohmann::json::parse(out["roofline-inputs.json"]);
+    EXPECT_EQ(inputs["ceilings"]["copy_bandwidth"]["value"], 4e12);
+    EXPECT_EQ(inputs["figures"].size(), 3u);  // 1, 2 and book
+    auto v2 = inputs["chapters"][0]["kernels"][1];
+    EXPECT_EQ(v2["flops"], 1048576.0);
+    EXPECT_DOUBLE_EQ(v2["flop_rate"].get<double>(), 1048576 / 4e-4);
+    EXPECT_DOUBLE_EQ(v2["intensity"].get<double>(), 0.25);
+    EXPECT_TRUE(inputs["chapters"][1]["kernels"][0]["time"].is_null());
+}
+
+TEST(Book, ChangedCodeMakesTheNumbersStale) {
+    FixtureBook book;
+    book.write("src/alpha/alpha.cu", "// changed\n");
+    auto run = book.weave();
+    ASSERT_EQ(run.status, 0) << run.printed;
+    EXPECT_TRUE(contains(run.printed, "chapters/1-alpha.md:1: warning: the numbers of chapter 1 are stale"));
+    auto out = book.outputs();
+    EXPECT_TRUE(contains(out["1-alpha.md"], "::: {.hwbox .stale}"));
+    EXPECT_TRUE(contains(out["1-alpha.md"], "make measure CHAPTER=1"));
+    EXPECT_EQ(nlohmann::json::parse(out["book.json"])["chapters"][0]["stale"], true);
+}
+
+TEST(Book, StrictFailsOnStaleBrokenAndUnmeasured) {
+    FixtureBook book;
+    book.write("src/alpha/alpha.cu", "// changed\n");
+    auto run = book.weave(true);
+    EXPECT_EQ(run.status, 2);
+    EXPECT_TRUE(contains(run.printed, "chapters/1-alpha.md:1: error: the numbers of chapter 1 are stale"));
+    EXPECT_TRUE(contains(run.printed, "chapters/1-alpha.md:28: error: claim is broken"));
+    EXPECT_TRUE(contains(run.printed, "chapters/2-beta.md:12: error: not yet measured (--strict)"));
+    EXPECT_TRUE(book.outputs().empty());
+}
+
+TEST(Book, NothingMeasuredStillWeaves) {
+    FixtureBook book;
+    std::filesystem::remove_all(book.root() / "book/measurements");
+    auto run = book.weave();
+    ASSERT_EQ(run.status, 0) << run.printed;
+    EXPECT_TRUE(contains(run.printed, "holds no measurement records"));
+    EXPECT_TRUE(contains(book.outputs()["1-alpha.md"], "[not yet measured]{.unmeasured"));
+}
+
+}  // namespace
+}  // namespace weave
