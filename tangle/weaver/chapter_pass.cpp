@@ -56,28 +56,34 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book, Dia
 
     BoxInput box{file, &fm, book.symbols, &scope, book.store, &out.kernels, out.stale, book.measured_now};
     InlineContext inline_context{file, &scope, &diagnostics, {}, {}};
+    // A figure's path; kUnmeasuredFigure while there are no ceilings to draw it under; "" on an error.
+    bool ceilings = book.store->machine && book.store->machine->ceilings.count("copy_bandwidth");
     inline_context.figure = [&](const std::string& id, int line) -> std::string {
-        if (id == "book") { out.figures.insert(id); return "figures/roofline-book.svg"; }
-        auto it = book.chapters_by_id.find(id);
-        if (it == book.chapters_by_id.end()) {
-            diagnostics.error(file, line, "roofline:" + id + " names no chapter: use a chapter's id or roofline:book");
-            return "";
+        if (id != "book") {
+            auto it = book.chapters_by_id.find(id);
+            if (it == book.chapters_by_id.end()) {
+                diagnostics.error(file, line, "roofline:" + id + " names no chapter: use a chapter's id or roofline:book");
+                return "";
+            }
+            if (it->second->fm.kernels.empty()) {
+                diagnostics.error(file, line, "roofline:" + id + ": chapter " + id + " lists no kernels: in its front matter");
+                return "";
+            }
+            if (!ceilings && book.store->record(id)) {
+                diagnostics.error(file, line, "roofline:" + id + ": chapter " + id + " has kernels but no ceilings to draw "
+                                              "them under: " + book.store->folder + "/machine.json is missing; run make measure");
+                return "";
+            }
         }
-        const FrontMatter& shown = it->second->fm;
-        if (shown.kernels.empty()) {
-            diagnostics.error(file, line, "roofline:" + id + ": chapter " + id + " lists no kernels: in its front matter");
-            return "";
+        if (!ceilings) {
+            inline_context.unmeasured_lines.push_back(line);
+            return kUnmeasuredFigure;
         }
-        bool ceilings = book.store->machine && book.store->machine->ceilings.count("copy_bandwidth");
-        if (!ceilings && book.store->record(id))
-            diagnostics.error(file, line, "roofline:" + id + ": chapter " + id + " has kernels but no ceilings to draw "
-                                          "them under: machine.json is missing; run make measure");
-        else if (!ceilings) inline_context.unmeasured_lines.push_back(line);
         out.figures.insert(id);
         return "figures/roofline-" + id + ".svg";
     };
 
-    bool wants_box = !fm.symbols.empty() || !fm.kernels.empty();
+    bool wants_box = true;  // every page has its box: at least the GPU, the date and the versions
     bool has_directive = false;
     for (const auto& l : chapter.lines) has_directive = has_directive || std::regex_match(l, box_directive);
     bool box_done = false;

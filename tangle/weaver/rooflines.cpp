@@ -72,6 +72,7 @@ nlohmann::json roofline_inputs(const std::vector<RooflineChapter>& chapters, con
     j["ceilings"] = ceilings;
     j["figures"] = nlohmann::json::array();
     j["chapters"] = nlohmann::json::array();
+    if (ceilings.empty()) return j;  // nothing can be drawn before the ceilings are measured
     for (const auto& c : chapters) {
         if (c.figure) j["figures"].push_back({{"id", c.id}, {"path", "figures/roofline-" + c.id + ".svg"}});
         if (c.kernels.empty()) continue;

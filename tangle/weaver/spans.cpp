@@ -101,7 +101,14 @@ std::string weave_inline(const std::string& line, int first_line, InlineContext&
             std::string id = line.substr(i + 11, close == std::string::npos ? std::string::npos : close - i - 11);
             if (close == std::string::npos) { error("a roofline figure needs ')': ![caption](roofline:ID)"); out += line.substr(i); break; }
             std::string target = context.figure ? context.figure(id, line_at(i)) : "";
-            out += "](" + (target.empty() ? "roofline:" + id : target) + ")";
+            size_t image = out.rfind("![");
+            if (target == kUnmeasuredFigure && image != std::string::npos) {
+                std::string caption = out.substr(image + 2);
+                out.erase(image);
+                out += "[*" + caption + "*: the roofline is drawn once this GPU's ceilings are measured (not yet measured).]{.unmeasured}";
+            } else {
+                out += "](" + (target.empty() ? "roofline:" + id : target) + ")";
+            }
             i = close + 1;
             continue;
         }

@@ -11,11 +11,16 @@
 
 namespace weave {
 
+// What `figure` returns for a figure that cannot be drawn yet (no ceilings measured): the image
+// becomes a "not yet measured" note, so the page has no broken image.
+inline constexpr const char* kUnmeasuredFigure = "-";
+
 struct InlineContext {
     std::string file;  // chapters/3.1-reduction.md
     const Scope* scope = nullptr;
     Diagnostics* diagnostics = nullptr;
-    // Given a roofline ID and the line, returns the figure's path, or empty (having reported why).
+    // Given a roofline ID and the line, returns the figure's path, kUnmeasuredFigure, or empty
+    // (having reported why).
     std::function<std::string(const std::string& id, int line)> figure;
     std::vector<int> unmeasured_lines;  // lines where a value is not yet measured
 };

@@ -50,8 +50,9 @@ TEST(Book, TheBoxStandsWhereAsked) {
     std::string beta = book.outputs()["2-beta.md"];
     EXPECT_LT(beta.find("# Beta"), beta.find("::: {.hwbox}"));
     EXPECT_LT(beta.find("::: {.hwbox}"), beta.find("Beta has not been measured"));
-    // An appendix with no symbols and no kernels has no box.
-    EXPECT_FALSE(contains(book.outputs()["B-symbols.md"], "hwbox"));
+    // An appendix with no symbols and no kernels still says which GPU and date its values come from.
+    std::string appendix = book.outputs()["B-symbols.md"];
+    EXPECT_TRUE(contains(appendix, "::: {.hwbox}\n**This generation:** Test GPU, measured [2026-11-29]{title=\"2026-11-29T14:50:00Z\"}"));
 }
 
 TEST(Book, MeasuredNowIsSaid) {
@@ -144,7 +145,14 @@ TEST(Book, NothingMeasuredStillWeaves) {
     auto run = book.weave();
     ASSERT_EQ(run.status, 0) << run.printed;
     EXPECT_TRUE(contains(run.printed, "holds no measurement records"));
-    EXPECT_TRUE(contains(book.outputs()["1-alpha.md"], "[not yet measured]{.unmeasured"));
+    auto out = book.outputs();
+    EXPECT_TRUE(contains(out["1-alpha.md"], "[not yet measured]{.unmeasured"));
+    // No ceilings, so no figure: a note instead of a broken image, and nothing for the plotter.
+    EXPECT_TRUE(contains(out["1-alpha.md"], "[*The alpha ladder*: the roofline is drawn once this GPU's ceilings are measured"));
+    EXPECT_FALSE(contains(out["1-alpha.md"], "roofline:"));
+    auto inputs = nlohmann::json::parse(out["roofline-inputs.json"]);
+    EXPECT_TRUE(inputs["chapters"].empty());
+    EXPECT_TRUE(inputs["figures"].empty());
 }
 
 }  // namespace
