@@ -32,7 +32,7 @@ namespace {
 
 namespace model = fusion::model;
 
-#line 1809 "chapters/3.3-fusion.md"
+#line 1808 "chapters/3.3-fusion.md"
 constexpr int kCols = 4096;
 constexpr int kLargeRows = 32768;  // 512 MiB per tensor, far beyond L2
 constexpr int kSmallRows = 64;     // 1 MiB per tensor, launches dominate
@@ -96,7 +96,7 @@ bench::Flush flush_for(const Workspace& w) {
 }
 #line 2108 "chapters/3.3-fusion.md"
 
-#line 1873 "chapters/3.3-fusion.md"
+#line 1872 "chapters/3.3-fusion.md"
 __global__ void empty_kernel() {}
 
 constexpr int kEmptyLaunches = 1000;
@@ -152,7 +152,7 @@ const Ceilings& ceilings() {
 }
 #line 2110 "chapters/3.3-fusion.md"
 
-#line 1933 "chapters/3.3-fusion.md"
+#line 1932 "chapters/3.3-fusion.md"
 enum class Replay { stream, graph };
 
 // Times a step of chains_per_step(rows, cols) runs of enqueue_one(stream), launched directly or
@@ -171,6 +171,7 @@ void run_step(benchmark::State& state, Workspace& w, Replay replay, model::Traff
     const fusion::StreamGraph graph(w.stream, enqueue_step);  // captured and instantiated outside the timing
     bench::time_gpu(state, w.stream, [&](cudaStream_t s) { graph.launch(s); }, flush_for(w));
   }
+  if (state.error_occurred()) return;  // time_gpu reported a CUDA error: nothing to predict beside
   const model::Traffic moved = chains * one;
   const Ceilings& machine = ceilings();
   bench::set_traffic(state, chains * minimum.bytes, chains * flops);
