@@ -59,9 +59,14 @@ std::vector<std::string> render_box(const BoxInput& in, Diagnostics& diagnostics
     if (!in.kernels->empty()) {
         out.push_back("| result | time | bandwidth | FLOP rate |");
         out.push_back("|:--|--:|--:|--:|");
-        for (const KernelResult& k : *in.kernels)
-            out.push_back("| `" + k.name + "` | " + cell(k.time, k.name + " : time") + " | " +
-                          cell(k.bandwidth, k.name + " : bandwidth") + " | " + cell(k.flop_rate, k.name + " : flop_rate") + " |");
+        for (const KernelResult& k : *in.kernels) {
+            auto title = [&](const char* quantity) {  // with the statistic, where it was recorded
+                std::string detail = in.scope->lookup(Term{k.name, quantity, "median"}).detail;
+                return k.name + " : " + quantity + (detail.empty() ? "" : ", " + detail);
+            };
+            out.push_back("| `" + k.name + "` | " + cell(k.time, title("time")) + " | " + cell(k.bandwidth, title("bandwidth")) +
+                          " | " + cell(k.flop_rate, title("flop_rate")) + " |");
+        }
         out.push_back("");
     }
 

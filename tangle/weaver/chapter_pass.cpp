@@ -183,6 +183,7 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book, Dia
 
     // Not yet measured: fine while the book is being written, an error for a strict build.
     const auto& unmeasured = inline_context.unmeasured_lines;
+    if (!record && !fm.kernels.empty()) inline_context.unmeasured_lines.push_back(fm.kernels.front().line);
     for (const ClaimResult& c : out.claims)
         if (c.status == ClaimResult::Status::unmeasured) inline_context.unmeasured_lines.push_back(c.line);
     if (!unmeasured.empty() && book.strict)

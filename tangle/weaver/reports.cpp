@@ -31,7 +31,7 @@ nlohmann::json book_json(const std::vector<WovenChapter>& chapters, const Measur
         const FrontMatter& fm = w.chapter->fm;
         const Record* record = store.record(fm.id);
         j["chapters"].push_back({{"id", fm.id}, {"title", fm.title}, {"basename", w.chapter->basename},
-                                 {"source", w.chapter->path}, {"woven", w.chapter->basename + ".md"},
+                                 {"src", fm.src}, {"source", w.chapter->path}, {"woven", w.chapter->basename + ".md"},
                                  {"stale", w.output.stale},
                                  {"measured", record ? nlohmann::json(record->date) : nlohmann::json(nullptr)},
                                  {"gpu", record ? nlohmann::json(record->gpu) : nlohmann::json(nullptr)},
