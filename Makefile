@@ -1,19 +1,23 @@
 # Kernels and the Machine: the front door. Each target is one line; the pipeline reads left to right:
-# chapters/ --tangle--> src/ --cmake+ninja--> build/ --measure (GPU)--> book/measurements/ --weave+pandoc--> build/book/
+# chapters/ --tangle--> src/ --cmake+ninja--> build/ --measure (GPU)--> book/measurements/ --weave--> --render--> build/book/
 BUILD   ?= build
 PYTHON  ?= /usr/bin/python3
 JOBS    ?= $(shell nproc)
 HAS_GPU := $(shell nvidia-smi -L >/dev/null 2>&1 && echo 1 || echo 0)
 MEASURE ?= $(HAS_GPU)
+STRICT  ?= 0
 TANGLE  := $(BUILD)/tangle/tangle
+WEAVE   := $(BUILD)/tangle/weave
+WEAVE_FLAGS := $(if $(GPU),--gpu $(GPU)) $(if $(filter 1,$(STRICT)),--strict) $(if $(filter 1,$(MEASURED_NOW)),--measured-now)
 
-.PHONY: deps configure tools tangle build test measure book clean
+.PHONY: deps configure tools tangle build test measure weave book clean
 deps:               ; @.ci/deps
 configure:          ; @cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS) >/dev/null
-tools: configure    ; cmake --build $(BUILD) --target tangle
+tools: configure    ; cmake --build $(BUILD) --target tangle weave
 tangle: tools       ; $(TANGLE)
 build: tangle       ; cmake --build $(BUILD) -j $(JOBS)
 test: deps tools    ; $(TANGLE) --check && cmake --build $(BUILD) -j $(JOBS) && ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 measure: build      ; $(PYTHON) tangle/measure.py --build $(BUILD) $(if $(CHAPTER),--chapter $(CHAPTER))
-book: deps build    ; $(if $(filter 1,$(MEASURE)),$(MAKE) measure &&) book/render-plain.sh $(BUILD)/book
+weave: tools        ; $(WEAVE) --measurements book/measurements --out $(BUILD)/book/woven $(WEAVE_FLAGS)
+book: deps build    ; $(if $(filter 1,$(MEASURE)),$(MAKE) measure &&) $(MAKE) weave MEASURED_NOW=$(MEASURE) && book/render.sh $(BUILD)/book $(BUILD)/book/woven
 clean:              ; rm -rf $(BUILD)
