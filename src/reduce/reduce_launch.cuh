@@ -19,7 +19,6 @@ using PassKernel = void (*)(const float*, std::size_t, float*);
 
 // v1, v2: one input per thread, B per block; rerun on the partials until one value is left.
 inline Plan plan_tree_passes(std::size_t n, PassKernel kernel) {
-  static_cast<void>(kernel);
   Plan plan;
   plan.blocks = model::ceil_div(n, kThreads);
   plan.blocks_per_sm = resident_blocks_per_sm(reinterpret_cast<const void*>(kernel));
