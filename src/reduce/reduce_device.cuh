@@ -49,6 +49,9 @@ __device__ __forceinline__ float4 add4(float4 a, float4 b) {
 // This thread's share of in[0, n) in a grid of gridDim.x * blockDim.x threads, read with 16-byte
 // loads, K of them in flight. Any 4-byte-aligned `in` and any n:
 //                                               in: | head (< 4) | body: n4 float4 | tail (< 4) |
+// Threads 0..2 of the grid take the head and the tail scalars, so the grid needs at least three
+// threads; every launch here has at least one block of kThreads.
+static_assert(kThreads >= 3, "the head and tail scalars need three threads in the grid");
 template <int K>
 __device__ __forceinline__ float thread_sum_vector_ilp(const float* __restrict__ in,
                                                        std::size_t n) {
