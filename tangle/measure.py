@@ -76,10 +76,9 @@ def parse_front_matter(text, path):
         fields[key.strip()] = parse_scalar(value) if value.strip() else None
     else:
         raise MeasureError(f'{path}: the front matter is not closed by a line "---"')
-    for required in ('id', 'src'):
-        if not fields.get(required):
-            raise MeasureError(f'{path}: the front matter has no "{required}:"')
-    return fields
+    if not fields.get('id'):
+        raise MeasureError(f'{path}: the front matter has no "id:"')
+    return fields  # no "src:": a chapter with no code (the appendices of symbols and rebuilding)
 
 
 def read_chapter_list(path):
@@ -108,7 +107,10 @@ def select_chapters(root, wanted=None):
             raise MeasureError(f'{list_path}: lists {chapter}, which cannot be read: {error.strerror}')
         front = parse_front_matter(text, chapter)
         if wanted is None or wanted in (str(front['id']), chapter, Path(chapter).name):
-            selected.append((chapter, front))
+            if front.get('src'):
+                selected.append((chapter, front))
+            elif wanted is not None:
+                raise MeasureError(f'{chapter}: has no "src:" in its front matter, so no code to measure')
     if wanted is not None and not selected:
         raise MeasureError(f'{list_path}: no chapter has id or path "{wanted}"')
     return selected

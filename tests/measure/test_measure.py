@@ -115,8 +115,10 @@ class FrontMatter(unittest.TestCase):
             measure.parse_front_matter('# no front matter\n', 'c.md')
         with self.assertRaisesRegex(measure.MeasureError, r'^c.md: .*not closed'):
             measure.parse_front_matter('---\nid: A\nsrc: bench\n', 'c.md')
-        with self.assertRaisesRegex(measure.MeasureError, r'^c.md: .*"src:"'):
-            measure.parse_front_matter('---\nid: A\n---\n', 'c.md')
+        with self.assertRaisesRegex(measure.MeasureError, r'^c.md: .*"id:"'):
+            measure.parse_front_matter('---\nsrc: bench\n---\n', 'c.md')
+        # No "src:" is allowed: an appendix with no code; measuring skips it.
+        self.assertNotIn('src', measure.parse_front_matter('---\nid: B\n---\n', 'c.md'))
         with self.assertRaisesRegex(measure.MeasureError, r'^c.md:3: expected "key: value"'):
             measure.parse_front_matter('---\nid: A\nnonsense\n---\n', 'c.md')
 
