@@ -14,7 +14,7 @@ made only when its inputs changed: beside each SVG, <name>.svg.sha256 holds the 
 was drawn from (its data, this script, matplotlib's version); matplotlib is not even imported when
 every figure is current.
 
-The input (extra fields are ignored; a ceiling may be a number or {"median": ...}):
+The input (extra fields are ignored; a ceiling may be a number, {"value": ...} or {"median": ...}):
     {"ceilings": {"copy_bandwidth": B/s, "fp32_fma_rate": FLOP/s, "bf16_tensor_rate": FLOP/s},
      "chapters": [{"id": "3.1", "title": "...", "ceilings": {...optional, overrides...},
                    "kernels": [{"name": "reduce/v1_naive@268435456", "flops": ..., "bytes": ...,
@@ -36,8 +36,8 @@ class InputError(Exception):
 
 
 def number(value):
-    if isinstance(value, dict):
-        value = value.get('median')
+    if isinstance(value, dict):  # the weaver writes {"value": ..., "unit": ...}; records say "median"
+        value = value.get('value', value.get('median'))
     return float(value) if isinstance(value, (int, float)) and value > 0 else None
 
 

@@ -35,6 +35,8 @@ def variables(book_title, chapters, i, download):
               'measured': chapter['measured'], 'download': download}
     if chapter['stale']:
         values['stale'] = 'true'
+    if chapter.get('src'):
+        values['has-code'] = 'true'
     if prev:
         values.update({'prev-href': page_name(prev), 'prev-title': prev['id'] + ' ' + prev['title']})
     if nxt:
@@ -75,7 +77,12 @@ def index_body(book_title, chapters, extras):
     """The index page's text: the chapters in order, then the book's other outputs."""
     rows = []
     for chapter in chapters:
-        state = ('measured ' + chapter['measured']) if chapter['measured'] else 'not yet measured'
+        if chapter['measured']:
+            state = 'measured ' + chapter['measured']
+        elif chapter.get('src'):
+            state = 'not yet measured'
+        else:
+            state = 'no code of its own'  # the appendices of symbols and rebuilding
         if chapter['stale']:
             state += '; <strong class="stale">stale: the code changed since</strong>'
         rows.append('<li><span class="id">%s</span><a href="%s">%s</a><span class="meta">%s</span></li>'
