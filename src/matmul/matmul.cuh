@@ -51,8 +51,8 @@ void launch_v8_double_buffered(int M, int N, int K, float alpha, const float* A,
 
 // v9: the tile shapes it chooses among (index 0 is v8's), each callable on its own, and the
 // tuner, which times them once per (M, N, K) on the caller's A and B and remembers the winner.
-inline constexpr int kTunedCount = 4;
-const char* tuned_name(int index);  // "128x128x8", ...
+inline constexpr int kTunedCount = 5;
+const char* tuned_name(int index);  // "128x128x8", ..., "128x128x16g8"
 void launch_v9_tuned(int index, int M, int N, int K, float alpha, const float* A,
                      const float* B, float beta, float* C, cudaStream_t stream);
 int v9_autotune(int M, int N, int K, const float* A, const float* B, cudaStream_t stream);

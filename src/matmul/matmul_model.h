@@ -131,7 +131,7 @@ inline constexpr Rung kV7Warptiled{     128, 128, 8, 128, 128, 256,     2,      
 inline constexpr Rung kV8DoubleBuffered{128, 128, 8, 128, 128, 256,     2,      {64, 68, 4},   4};
 
 }  // namespace matmul::model
-#line 1635 "chapters/3.2-matmul.md"
+#line 1657 "chapters/3.2-matmul.md"
 
 // v9's shapes as rungs. A lane's patch is (WM / 8) x (WN / 4) in 4 x 4 pieces; per k a warp
 // issues one 128-bit load per piece row and column, each a single wavefront.
@@ -147,7 +147,7 @@ constexpr Rung tuned_rung(TileShape s) {
 }
 
 }  // namespace matmul::model
-#line 2192 "chapters/3.2-matmul.md"
+#line 2290 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 

@@ -90,7 +90,7 @@ TEST(MatmulModel, PredictedTimesOnTheDatasheetMachine) {
 
 }  // namespace
 }  // namespace matmul::model
-#line 1653 "chapters/3.2-matmul.md"
+#line 1675 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 namespace {
@@ -101,7 +101,7 @@ TEST(MatmulModel, TunedShapes) {
   EXPECT_EQ(v8.threads, 256);
   EXPECT_DOUBLE_EQ(efficiency(v8.loop), efficiency(kV8DoubleBuffered.loop));
   EXPECT_EQ(rung_bytes(v8, 4096, 4096, 4096), rung_bytes(kV8DoubleBuffered, 4096, 4096, 4096));
-  // The wide tile: 8 x 16 per thread, one block per SM, the least traffic of the four.
+  // The wide tile: 8 x 16 per thread, one block per SM, the least traffic of the five.
   const Rung wide = tuned_rung(kTunedShapes[2]);
   EXPECT_EQ(wide.threads, 256);
   EXPECT_EQ(wide.blocks_per_sm, 1);
@@ -120,7 +120,7 @@ TEST(MatmulModel, TunedShapes) {
 
 }  // namespace
 }  // namespace matmul::model
-#line 2241 "chapters/3.2-matmul.md"
+#line 2339 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 namespace {

@@ -6,17 +6,20 @@
 namespace matmul {
 
 struct TileShape {
-  int bm, bn, bk;  // block tile: BM x BN of C, K in steps of BK
-  int wm, wn;      // a warp's patch of the block tile
+  int bm, bn, bk;   // block tile: BM x BN of C, K in steps of BK
+  int wm, wn;       // a warp's patch of the block tile
+  int group_m = 0;  // > 0: blocks numbered in groups of group_m block-rows that sweep along N
 };
 
 // Index 0 is v8's. 1: a deeper step along K (half the barriers per FLOP); 2: a wider tile (more
-// reuse, more registers, one block per SM); 3: a smaller tile (more blocks, better waves).
+// reuse, more registers, one block per SM); 3: a smaller tile (more blocks, better waves);
+// 4: shape 1 with its blocks numbered in groups of 8 block-rows (the L2 shares their strips).
 inline constexpr TileShape kTunedShapes[] = {
     {128, 128, 8, 64, 32},
     {128, 128, 16, 64, 32},
     {128, 256, 8, 64, 64},
     {64, 128, 16, 32, 32},
+    {128, 128, 16, 64, 32, 8},
 };
 
 }  // namespace matmul
