@@ -345,6 +345,7 @@ def write_json_atomic(path, value):
             out.write('\n')
             out.flush()
             os.fsync(out.fileno())
+        os.chmod(temporary, 0o644)  # mkstemp makes it private; a record is for everyone to read
         os.replace(temporary, path)
     except BaseException:
         if os.path.exists(temporary):
