@@ -294,13 +294,19 @@ def chapter_sources(root, chapter, src):
     return sorted(paths)
 
 
+def code_bytes(data):
+    """A tangled file's bytes less its `#line` directives: they move whenever prose above a block
+    grows or shrinks, and a prose edit must not make a chapter's numbers look stale."""
+    return b''.join(line for line in data.splitlines(keepends=True) if not line.startswith(b'#line '))
+
+
 def sources_sha256(root, paths):
-    """SHA-256 over the files in path order: each path, NUL, its bytes, NUL."""
+    """SHA-256 over the files in path order: each path, NUL, its code bytes, NUL."""
     digest = hashlib.sha256()
     for path in sorted(paths):
         digest.update(path.encode('utf-8') + b'\0')
         try:
-            digest.update((Path(root) / path).read_bytes())
+            digest.update(code_bytes((Path(root) / path).read_bytes()))
         except OSError as error:
             raise MeasureError(f'{path}: listed as a tangled source but unreadable: {error.strerror}')
         digest.update(b'\0')

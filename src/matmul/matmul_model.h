@@ -147,7 +147,7 @@ constexpr Rung tuned_rung(TileShape s) {
 }
 
 }  // namespace matmul::model
-#line 2290 "chapters/3.2-matmul.md"
+#line 2292 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 

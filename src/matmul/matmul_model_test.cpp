@@ -120,7 +120,7 @@ TEST(MatmulModel, TunedShapes) {
 
 }  // namespace
 }  // namespace matmul::model
-#line 2339 "chapters/3.2-matmul.md"
+#line 2341 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 namespace {

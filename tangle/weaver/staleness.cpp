@@ -39,6 +39,22 @@ std::vector<std::string> Manifest::files_under(const std::string& folder) const 
     return files;
 }
 
+// A tangled file's bytes less its `#line` directives: they move whenever prose above a block grows
+// or shrinks, and a prose edit must not make a chapter's numbers look stale. (tangle/measure.py
+// hashes the same way; book/CONVENTIONS.md states the rule.)
+static std::string code_bytes(const std::string& bytes) {
+    std::string code;
+    code.reserve(bytes.size());
+    size_t start = 0;
+    while (start < bytes.size()) {
+        size_t end = bytes.find('\n', start);
+        end = end == std::string::npos ? bytes.size() : end + 1;
+        if (bytes.compare(start, 6, "#line ") != 0) code.append(bytes, start, end - start);
+        start = end;
+    }
+    return code;
+}
+
 std::string sources_sha256(const fs::path& root, std::vector<std::string> paths) {
     std::sort(paths.begin(), paths.end());
     paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
@@ -50,7 +66,7 @@ std::string sources_sha256(const fs::path& root, std::vector<std::string> paths)
         bytes << in.rdbuf();
         hash.update(path);
         hash.update(std::string_view("\0", 1));
-        hash.update(bytes.str());
+        hash.update(code_bytes(bytes.str()));
         hash.update(std::string_view("\0", 1));
     }
     return hash.hex();

@@ -161,6 +161,10 @@ class Chapters(unittest.TestCase):
         self.assertEqual(sources, ['src/bench/a.cu', 'src/bench/b.cuh'])
         expected = hashlib.sha256(b'src/bench/a.cu\0A\0src/bench/b.cuh\0B\0').hexdigest()
         self.assertEqual(measure.sources_sha256(self.root, sources), expected)
+        # A prose edit moves the #line directives, not the code: the hash must not change.
+        (self.root / 'src' / 'bench' / 'a.cu').write_bytes(b'#line 12 "chapters/A-bench.md"\nA')
+        self.assertEqual(measure.sources_sha256(self.root, sources),
+                         hashlib.sha256(b'src/bench/a.cu\0A\0src/bench/b.cuh\0B\0').hexdigest())
 
     def test_sources_fall_back_to_the_folder(self):
         (self.root / 'src' / 'reduce').mkdir(parents=True)

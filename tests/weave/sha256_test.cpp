@@ -31,6 +31,9 @@ TEST(SourcesHash, PathNulBytesNulInPathOrder) {
     std::ofstream(root / "src/x/a.cu") << "A";
     std::string expected = sha(std::string("src/x/a.cu\0A\0src/x/b.cu\0B\0", 26));
     EXPECT_EQ(sources_sha256(root, {"src/x/b.cu", "src/x/a.cu"}), expected);
+    // A prose edit moves the #line directives, not the code: the hash must not change.
+    std::ofstream(root / "src/x/a.cu") << "#line 12 \"chapters/x.md\"\nA";
+    EXPECT_EQ(sources_sha256(root, {"src/x/b.cu", "src/x/a.cu"}), expected);
     std::filesystem::remove_all(root);
 }
 
