@@ -24,6 +24,7 @@ A kernel with no time and no flop_rate (null: not measured yet) is left off, wit
 Exit status: 0 done, 2 the input is wrong (the message names it), 1 anything else."""
 import hashlib
 import json
+import math
 import os
 import sys
 
@@ -110,8 +111,9 @@ def si(value, unit):
     return '%.3g %s' % (value, unit)
 
 
-def draw(series, ceilings, title, target):
-    """series: [(legend or None, [(label, intensity, rate)])]; writes an SVG to target."""
+def draw(series, ceilings, title, target, label_every_point=True):
+    """series: [(legend or None, [(label, intensity, rate)])]; writes an SVG to target. The book-wide
+    figure labels only each ladder's last point: its legend names the chapters."""
     import matplotlib
     matplotlib.use('Agg')
     matplotlib.rcParams.update({'svg.hashsalt': SALT, 'svg.fonttype': 'path', 'font.size': 9,
@@ -139,6 +141,7 @@ def draw(series, ceilings, title, target):
     label_x = ceilings['fp32_fma_rate'] / bandwidth / 10       # on the slope, well left of the knee
     ax.annotate('copy %s' % si(bandwidth, 'B/s'), (label_x, bandwidth * label_x), xytext=(-8, 8),
                 textcoords='offset points', ha='right', fontsize=8, color='#444444')
+    labels = []   # (label, intensity, rate, colour), placed once the axes' limits are final
     colours = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf']
     for n, (legend, points) in enumerate(series):
         colour = colours[n % len(colours)]
@@ -146,12 +149,13 @@ def draw(series, ceilings, title, target):
             continue
         ax.plot([p[1] for p in points], [p[2] for p in points], '-o', color=colour, markersize=5,
                 linewidth=1.2, label=legend)
-        for label, x, y in points:
-            ax.annotate(label, (x, y), xytext=(5, -10), textcoords='offset points', fontsize=7, color=colour)
+        shown = points if label_every_point else points[-1:]
+        labels.extend((label, x, y, colour) for label, x, y in shown)
     ax.set_xlim(lo, hi)
     top = max(rate for _, rate, _ in roofs)
     bottom = min([p[2] for _, pts in series for p in pts] + [bandwidth * lo]) / 3
     ax.set_ylim(bottom, top * 3)
+    place_labels(ax, labels)
     ax.set_xlabel('arithmetic intensity (FLOP per byte of DRAM traffic)')
     ax.set_ylabel('achieved FLOP/s')
     ax.set_title(title)
@@ -163,6 +167,35 @@ def draw(series, ceilings, title, target):
     fig.savefig(fresh, format='svg', metadata={'Date': None})
     plt.close(fig)
     os.replace(fresh, target)
+
+
+def place_labels(ax, labels):
+    """Each label just below and right of its point; points close together (rungs that change
+    only the arithmetic's schedule, say) get their labels as one column to the right of the
+    group, in the order of their heights, so they do not print over one another."""
+    line = 9.0                                                  # pixels between stacked labels
+    columns = []                                                # [[(label, x, y, colour), ...]]
+    for entry in labels:
+        for column in columns:
+            if any(abs(math.log10(member[1] / entry[1])) < 0.15 and
+                   abs(math.log10(member[2] / entry[2])) < 0.3 for member in column):
+                column.append(entry)
+                break
+        else:
+            columns.append([entry])
+    for column in columns:
+        if len(column) == 1:
+            label, x, y, colour = column[0]
+            ax.annotate(label, (x, y), xytext=(5, -10), textcoords='offset points', fontsize=7,
+                        color=colour)
+            continue
+        column.sort(key=lambda entry: -entry[2])
+        anchors = [ax.transData.transform((x, y)) for _, x, y, _ in column]
+        right = max(px for px, _ in anchors)
+        top = sum(py for _, py in anchors) / len(anchors) + line * (len(column) - 1) / 2
+        for i, ((label, x, y, colour), (px, py)) in enumerate(zip(column, anchors)):
+            ax.annotate(label, (x, y), xytext=(right - px + 8, top - i * line - py - 3),
+                        textcoords='offset pixels', fontsize=7, color=colour)
 
 
 def write_if_changed(target, payload, make):
@@ -204,7 +237,8 @@ def main(argv):
         series = [('%s %s' % (cid, title), points) for cid, title, _, points in chapters]
         target = os.path.join(out_dir, 'roofline-book.svg')
         if write_if_changed(target, ['book', book_ceilings, series],
-                            lambda: draw(series, book_ceilings, 'Every kernel of the book on the roofline', target)):
+                            lambda: draw(series, book_ceilings, 'Every kernel of the book on the roofline', target,
+                                         label_every_point=False)):
             drawn.append(os.path.basename(target))
     if drawn:
         print('figures: drew %s' % ', '.join(drawn))
