@@ -393,8 +393,9 @@ def run_tests(binary, scratch):
         raise MeasureError(f'{binary}: tests failed ({names}); nothing of this chapter is measured. '
                            'Fix the kernel or the test, then run make measure again.')
     if counts['skipped']:
-        print(f'measure: warning: {binary.name} skipped {counts["skipped"]} test(s): '
-              'is the GPU visible?', file=sys.stderr)
+        print(f'measure: note: {binary.name} skipped {counts["skipped"]} test(s); each skip states '
+              'its reason in the test output (all of them skipping means no GPU is visible)',
+              file=sys.stderr)
     return counts
 
 
