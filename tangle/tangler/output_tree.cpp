@@ -7,6 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "read_file.h"
+
 namespace tangle {
 
 namespace fs = std::filesystem;
@@ -40,14 +42,7 @@ fs::path OutputTree::inside_src(const std::string& relative) const {
 }
 
 std::optional<std::string> OutputTree::read(const std::string& relative) const {
-  fs::path path = inside_src(relative);
-  std::error_code error;
-  if (!fs::is_regular_file(path, error)) return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return std::move(bytes).str();
+  return read_file(inside_src(relative));
 }
 
 bool OutputTree::write_if_changed(const std::string& relative, const std::string& content) const {

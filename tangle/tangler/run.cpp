@@ -12,6 +12,7 @@
 #include "markdown_reader.h"
 #include "output_tree.h"
 #include "ownership.h"
+#include "read_file.h"
 #include "tangler.h"
 
 namespace tangle {
@@ -21,16 +22,6 @@ namespace fs = std::filesystem;
 namespace {
 
 const char* const kBookList = "book/chapters.txt";
-
-std::optional<std::string> read_text(const fs::path& path) {
-  std::error_code error;
-  if (!fs::is_regular_file(path, error)) return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return std::move(bytes).str();
-}
 
 // A chapter named on the command line, as the book names it: relative to the root.
 std::string relative_to_root(const fs::path& root, const std::string& argument) {
@@ -56,7 +47,7 @@ std::vector<LoadedChapter> load_chapters(const Options& options, Diagnostics& di
     for (const std::string& argument : options.chapters)
       listed.push_back({relative_to_root(root, argument), 0});
   } else {
-    std::optional<std::string> list = read_text(root / kBookList);
+    std::optional<std::string> list = read_file(root / kBookList);
     if (!list) {
       diagnostics.push_back({kBookList, 0, "cannot be read under " + options.root +
                                                ": run tangle in the book's root, or pass --root DIR"});
@@ -73,7 +64,7 @@ std::vector<LoadedChapter> load_chapters(const Options& options, Diagnostics& di
       diagnostics.push_back({where, chapter.line, chapter.path + " is listed twice: list it once"});
       continue;
     }
-    std::optional<std::string> text = read_text(root / chapter.path);
+    std::optional<std::string> text = read_file(root / chapter.path);
     if (!text) {
       diagnostics.push_back({where, chapter.line,
                              listed_in.empty() ? "cannot be read: give a chapter path relative to the root " + options.root

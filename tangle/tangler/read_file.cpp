@@ -1,0 +1,18 @@
+#include "read_file.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace tangle {
+
+std::optional<std::string> read_file(const std::filesystem::path& path) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return std::move(bytes).str();
+}
+
+}  // namespace tangle
