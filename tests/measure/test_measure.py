@@ -110,6 +110,13 @@ class FrontMatter(unittest.TestCase):
         self.assertEqual(front['symbols'], ['B_copy', 'N_SM'])
         self.assertIsNone(front['kernels'])
 
+    def test_profile_list_and_its_line(self):
+        text = ('---\nid: "3.1"\nsrc: reduce\nprofile: ["reduce/v1_naive@268435456", '
+                '"reduce/peer_cub_sum@268435456"]  # ncu\n---\n')
+        front = measure.parse_front_matter(text, 'c.md')
+        self.assertEqual(front['profile'], ['reduce/v1_naive@268435456', 'reduce/peer_cub_sum@268435456'])
+        self.assertEqual(front.lines['profile'], 4)
+
     def test_errors_name_the_file(self):
         with self.assertRaisesRegex(measure.MeasureError, r'^c.md:1: .*front matter'):
             measure.parse_front_matter('# no front matter\n', 'c.md')
