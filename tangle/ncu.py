@@ -24,8 +24,8 @@ HEADER_START = '"ID","Process ID"'
 TIME_UNITS = {'ns': 1e-9, 'nsecond': 1e-9, 'us': 1e-6, 'usecond': 1e-6, 'ms': 1e-3, 'msecond': 1e-3,
               's': 1.0, 'second': 1.0}
 PREFIXES = {'K': 1e3, 'M': 1e6, 'G': 1e9, 'T': 1e12}
-# ncu counts a tensor-core "op" per multiply-add pair or per FLOP? The lead checks tensor_flops of
-# the BF16 rung against 2MNK on the H200 and sets this factor (FLOP per counted op) accordingly.
+# FLOP per tensor-core "op" that sm__ops_path_tensor_* counts. ncu's documentation does not say
+# whether an op is a multiply-add or a FLOP: checked against 2MNK of the BF16 rung on the H200.
 TENSOR_FLOP_PER_OP = 1.0
 
 # The summed quantities: name -> (unit, {metric: factor}); the sum over every kernel of the iteration.
@@ -144,7 +144,8 @@ def run_profiled(command, what, timeout=600):
     """Runs a command with BENCH_PROFILE=1; its standard output. Errors quote ncu's own."""
     environment = dict(os.environ, BENCH_PROFILE='1')
     try:
-        done = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=timeout)
+        done = subprocess.run(command, capture_output=True, text=True, errors='replace', env=environment,
+                              timeout=timeout)
     except subprocess.TimeoutExpired:
         raise NcuError(f'{what}: ncu ran longer than {timeout} s; profile a smaller size')
     except OSError as error:
