@@ -5,11 +5,12 @@ For every chapter of book/chapters.txt (or the one --chapter names, by id or pat
   1. run <build>/<src>_test with --gtest_output=json; stop if any test fails;
   2. run <build>/<src>_bench with --benchmark_out; stop if any benchmark reported an error;
   3. reduce the per-repetition runs to medians, minima, maxima and counts, by result key;
-  4. for the result keys of the front matter's `profile:` list, add ncu's hardware counters
-     (tangle/ncu.py; skipped, said in one line, where there is no ncu);
-  5. add the context (the benchmark's, nvidia-smi's driver, nvcc's version), the chapter's
+  4. add the context (the benchmark's, nvidia-smi's driver, nvcc's version), the chapter's
      tangled sources and their SHA-256;
-  6. write <out>/<gpu-slug>/<id>.json atomically; for appendix A (src: bench) also machine.json.
+  5. write <out>/<gpu-slug>/<id>.json atomically; for appendix A (src: bench) also machine.json;
+  6. for the result keys of the front matter's `profile:` list, add ncu's hardware counters and
+     write the record again (tangle/ncu.py; said in one line and skipped where there is no ncu;
+     a failure leaves the timings recorded and makes the exit status 1).
 The record format is book/CONVENTIONS.md's. Python's standard library only.
 """
 import argparse
