@@ -1,13 +1,18 @@
 #!/usr/bin/python3
-"""Rooflines from the weaver's roofline-inputs.json: one per chapter that declares kernels, and one
-for the whole book.
+"""Rooflines from the weaver's roofline-inputs.json: one per chapter that declares kernels, a
+hierarchical one beside it where ncu counted L2 and L1 traffic, and one for the whole book.
 
     figures/roofline.py WOVEN/roofline-inputs.json OUT_DIR
 
-writes OUT_DIR/roofline-<chapter id>.svg and OUT_DIR/roofline-book.svg. The roofs are the ceilings
-the harness measured (copy bandwidth, FP32 FMA rate, cuBLAS BF16 rate), not the datasheet's; each
-kernel version is a labelled point at (FLOP per byte, FLOP/s), the versions of a chapter joined in
-order so the figure shows the ladder climbing. Log-log.
+writes OUT_DIR/roofline-<chapter id>.svg (and roofline-<id>-levels.svg), roofline-book.svg (and
+roofline-book-levels.svg). Each kernel is a numbered marker at (FLOP per DRAM byte, FLOP/s): its
+intensity is the chapter's FLOPs over the DRAM bytes ncu counted (filled marker), or, where no
+count was recorded, over the chapter's model bytes (hollow marker, said in the legend). The numbers
+match the key table the weaver puts beside the figure. Roofs: the theoretical DRAM bandwidth
+(2 x memory clock x bus width / 8, dashed), the measured B_read and B_copy streams, the measured
+FP32 and BF16 rates; each is labelled with its value in the legend. The range is fitted to the
+chapter's points. In the levels figure each kernel has three points at its FLOP/s, per DRAM byte,
+per L2 byte and per L1 byte, joined, under the DRAM, L2 and shared-memory roofs. Log-log.
 
 Byte-identical output for identical inputs (a fixed SVG hash salt, no date in the metadata), and
 made only when its inputs changed: beside each SVG, <name>.svg.sha256 holds the digest of what it
@@ -15,21 +20,32 @@ was drawn from (its data, this script, matplotlib's version); matplotlib is not 
 every figure is current.
 
 The input (extra fields are ignored; a ceiling may be a number, {"value": ...} or {"median": ...}):
-    {"ceilings": {"copy_bandwidth": B/s, "fp32_fma_rate": FLOP/s, "bf16_tensor_rate": FLOP/s},
+    {"ceilings": {"copy_bandwidth": B/s, "fp32_fma_rate": FLOP/s, optional: "dram_theoretical",
+                  "read_bandwidth", "l2_bandwidth", "shared_bandwidth", "bf16_tensor_rate"},
      "chapters": [{"id": "3.1", "title": "...", "ceilings": {...optional, overrides...},
                    "kernels": [{"name": "reduce/v1_naive@268435456", "flops": ..., "bytes": ...,
-                                "time": s, "flop_rate": FLOP/s, "intensity": FLOP/B}, ...]}]}
+                                "time": s, "flop_rate": FLOP/s, "number": n, optional counts:
+                                "dram_bytes", "l2_bytes", "l1_bytes"}, ...]}]}
 ("chapters" may also be an object keyed by chapter id.)
 A kernel with no time and no flop_rate (null: not measured yet) is left off, with a note.
 Exit status: 0 done, 2 the input is wrong (the message names it), 1 anything else."""
 import hashlib
 import json
-import math
 import os
 import sys
 
 REQUIRED_CEILINGS = ('copy_bandwidth', 'fp32_fma_rate')
 SALT = 'kernels-and-the-machine'
+# (ceiling, legend name, colour, line style, what it is); memory roofs first, then compute roofs.
+MEMORY_ROOFS = [('dram_theoretical', r'$B_\mathrm{dram}$', '#777777', (0, (5, 3)), 'theoretical'),
+                ('read_bandwidth', r'$B_\mathrm{read}$', '#c45a00', '-', 'measured'),
+                ('copy_bandwidth', r'$B_\mathrm{copy}$', '#1f5fa8', '-', 'measured')]
+LEVEL_ROOFS = [('l2_bandwidth', r'$B_\mathrm{L2}$', '#2a8a3e', (0, (1, 1.5)), 'measured'),
+               ('shared_bandwidth', r'$B_\mathrm{smem}$', '#8e44ad', (0, (4, 1.5, 1, 1.5)), 'measured')]
+COMPUTE_ROOFS = [('fp32_fma_rate', r'$F_\mathrm{fp32}$', '#222222', '-', 'measured'),
+                 ('bf16_tensor_rate', r'$F_\mathrm{bf16}$', '#222222', (0, (6, 2, 1, 2)), 'cuBLAS')]
+COLOURS = ['#1f5fa8', '#c0392b', '#2a8a3e', '#8e44ad', '#c45a00', '#6d4c41', '#c2185b', '#00838f']
+LEVELS = [('dram', 'o', 'DRAM'), ('l2', 's', 'L2'), ('l1', '^', 'L1')]
 
 
 class InputError(Exception):
@@ -39,11 +55,12 @@ class InputError(Exception):
 def number(value):
     if isinstance(value, dict):  # the weaver writes {"value": ..., "unit": ...}; records say "median"
         value = value.get('value', value.get('median'))
-    return float(value) if isinstance(value, (int, float)) and value > 0 else None
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
 
 
 def load(path):
-    """[(id, title, ceilings, [(label, intensity, flop_rate)])] for chapters that declare kernels."""
+    """[(id, title, ceilings, [point])] for chapters that declare kernels; a point is a dict:
+    number, label, intensity, counted, rate, and l2/l1 intensities where counted."""
     try:
         with open(path) as f:
             data = json.load(f)
@@ -67,15 +84,25 @@ def load(path):
             raise InputError('%s: chapter %s declares kernels but has no measured ceiling %s; '
                              'run `make measure` on a GPU so machine.json records it'
                              % (path, cid, ' or '.join(missing)))
-        points = [p for p in (kernel_point(path, cid, k) for k in kernels) if p]
+        points = []
+        for kernel in kernels:
+            point = kernel_point(path, cid, kernel)
+            if point:
+                point['number'] = int(kernel.get('number') or len(points) + 1)
+                points.append(point)
         result.append((cid, chapter.get('title', ''), ceilings, points))
     return result
 
 
 def kernel_point(path, cid, kernel):
+    """Placed by counted DRAM bytes where the record has them, else by the chapter's model bytes."""
     name = kernel.get('name', '?')
     flops, nbytes, time = number(kernel.get('flops')), number(kernel.get('bytes')), number(kernel.get('time'))
-    intensity = number(kernel.get('intensity')) or (flops / nbytes if flops and nbytes else None)
+    dram = number(kernel.get('dram_bytes'))
+    model = number(kernel.get('model_intensity')) or (flops / nbytes if flops and nbytes else None)
+    if model is None and 'model_intensity' not in kernel:   # an older input: "intensity" was the model's
+        model = number(kernel.get('intensity'))
+    intensity = flops / dram if flops and dram else model
     rate = (number(kernel.get('flop_rate')) or number(kernel.get('achieved_flop_rate'))
             or (flops / time if flops and time else None))
     if intensity and not rate and kernel.get('time') is None and kernel.get('flop_rate') is None:
@@ -83,14 +110,24 @@ def kernel_point(path, cid, kernel):
               % (cid, name), file=sys.stderr)
         return None
     if not intensity or not rate:
-        raise InputError('%s: chapter %s, kernel %s: needs flops and bytes (or intensity) and a time '
-                         '(or flop_rate), all positive' % (path, cid, name))
-    return short_label(name), intensity, rate
+        raise InputError('%s: chapter %s, kernel %s: needs flops and bytes or dram_bytes (or intensity) and a '
+                         'time (or flop_rate), all positive' % (path, cid, name))
+    point = {'label': short_label(name), 'chapter': cid, 'intensity': intensity, 'counted': bool(flops and dram),
+             'rate': rate}
+    for level in ('l2', 'l1'):
+        counted = number(kernel.get(level + '_bytes'))
+        if flops and counted:
+            point[level] = flops / counted
+    return point
 
 
 def short_label(name):
     """'reduce/v3_sequential@268435456' -> 'v3_sequential'."""
     return name.split('@')[0].split('/')[-1]
+
+
+def has_levels(points):
+    return any('l2' in p and 'l1' in p for p in points)
 
 
 def figure_digest(payload):
@@ -111,91 +148,218 @@ def si(value, unit):
     return '%.3g %s' % (value, unit)
 
 
-def draw(series, ceilings, title, target, label_every_point=True):
-    """series: [(legend or None, [(label, intensity, rate)])]; writes an SVG to target. The book-wide
-    figure labels only each ladder's last point: its legend names the chapters."""
+def axis_range(points, ceilings, levels):
+    """Log ranges fitted to the points (a margin around them), tall enough to show the memory roof
+    above each point."""
+    xs = [p[key] for p in points for key in (('intensity', 'l2', 'l1') if levels else ('intensity',)) if key in p]
+    best = max(ceilings.get(c) or 0 for c, *_ in MEMORY_ROOFS)
+    top_compute = max(ceilings.get(c) or 0 for c, *_ in COMPUTE_ROOFS)
+    roof_above = [min(best * p['intensity'], top_compute) for p in points]
+    lo_x, hi_x = min(xs) / 3, max(xs) * 3
+    rates = [p['rate'] for p in points]
+    lo_y, hi_y = min(rates) / 3, max(rates + roof_above) * 2.5
+    return (lo_x, hi_x), (lo_y, hi_y)
+
+
+def setup(rows):
+    """A figure whose axes sit at a fixed place (so marker positions in pixels are known before
+    saving) with room under them for `rows` legend lines: sized to stay legible at phone width."""
     import matplotlib
     matplotlib.use('Agg')
-    matplotlib.rcParams.update({'svg.hashsalt': SALT, 'svg.fonttype': 'path', 'font.size': 9,
-                                'font.family': 'DejaVu Sans', 'axes.titlesize': 10})
+    matplotlib.rcParams.update({'svg.hashsalt': SALT, 'svg.fonttype': 'path', 'font.size': 10,
+                                'font.family': 'DejaVu Sans', 'axes.titlesize': 10.5, 'mathtext.default': 'regular'})
     import matplotlib.pyplot as plt
-
-    bandwidth = ceilings['copy_bandwidth']
-    roofs = [('FP32 FMA', ceilings['fp32_fma_rate'], '-')]
-    if ceilings.get('bf16_tensor_rate'):
-        roofs.append(('BF16 tensor (cuBLAS)', ceilings['bf16_tensor_rate'], '--'))
-    intensities = [p[1] for _, points in series for p in points] or [1.0]   # none measured yet: roofs only
-    ridge = max(rate for _, rate, _ in roofs) / bandwidth
-    lo = min(min(intensities), 1.0) / 4
-    hi = max(max(intensities), ridge) * 4
-
-    fig, ax = plt.subplots(figsize=(6.4, 4.4), dpi=100)
+    width, plot, legend = 4.6, 3.3, 0.62 + 0.22 * rows
+    fig = plt.figure(figsize=(width, plot + legend + 0.35), dpi=100)
+    height = plot + legend + 0.35
+    ax = fig.add_axes([0.72 / width, (legend + 0.05) / height, (width - 0.9) / width, plot / height])
     ax.set_xscale('log')
     ax.set_yscale('log')
-    for label, rate, style in roofs:
-        knee = rate / bandwidth
-        xs = [lo, knee, hi] if lo < knee < hi else [lo, hi]
-        ax.plot(xs, [min(bandwidth * x, rate) for x in xs], style, color='#444444', linewidth=1.4)
-        ax.annotate('%s %s' % (label, si(rate, 'FLOP/s')), (hi, rate), xytext=(-4, 4), textcoords='offset points',
-                    ha='right', va='bottom', fontsize=8, color='#444444')
-    label_x = ceilings['fp32_fma_rate'] / bandwidth / 10       # on the slope, well left of the knee
-    ax.annotate('copy %s' % si(bandwidth, 'B/s'), (label_x, bandwidth * label_x), xytext=(-8, 8),
-                textcoords='offset points', ha='right', fontsize=8, color='#444444')
-    labels = []   # (label, intensity, rate, colour), placed once the axes' limits are final
-    colours = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf']
-    for n, (legend, points) in enumerate(series):
-        colour = colours[n % len(colours)]
-        if not points:
+    return plt, fig, ax
+
+
+def visible_compute_roofs(ceilings, xlim, ylim):
+    """The compute roofs that show inside the range: below its top, their ridge left of its right
+    edge (the weaver's alt text names the same ones)."""
+    lowest = min(ceilings[r[0]] for r in MEMORY_ROOFS if ceilings.get(r[0]))
+    return [r for r in COMPUTE_ROOFS if ceilings.get(r[0]) and ceilings[r[0]] <= ylim[1]
+            and ceilings[r[0]] / lowest <= xlim[1]]
+
+
+def roof_rows(ceilings, xlim, ylim, memory):
+    shown = [r for r in memory if ceilings.get(r[0]) and ceilings[r[0]] * xlim[1] >= ylim[0]
+             and ceilings[r[0]] * xlim[0] <= ylim[1]]
+    return len(shown) + len(visible_compute_roofs(ceilings, xlim, ylim))
+
+
+def draw_roofs(ax, ceilings, xlim, ylim, with_levels):
+    """Each memory roof a diagonal up to the highest compute roof; each compute roof flat from
+    where the lowest memory roof meets it. Only roofs inside the range are drawn and named in the
+    legend. Returns the legend's handles."""
+    handles = []
+    memory = MEMORY_ROOFS + (LEVEL_ROOFS if with_levels else [])
+    top = max(ceilings[r[0]] for r in COMPUTE_ROOFS if ceilings.get(r[0]))
+    compute = visible_compute_roofs(ceilings, xlim, ylim)
+    lo, hi = xlim
+    for key, name, colour, style, what in memory:
+        bandwidth = ceilings.get(key)
+        if not bandwidth or bandwidth * hi < ylim[0] or bandwidth * lo > ylim[1]:
             continue
-        ax.plot([p[1] for p in points], [p[2] for p in points], '-o', color=colour, markersize=5,
-                linewidth=1.2, label=legend)
-        shown = points if label_every_point else points[-1:]
-        labels.extend((label, x, y, colour) for label, x, y in shown)
-    ax.set_xlim(lo, hi)
-    top = max(rate for _, rate, _ in roofs)
-    bottom = min([p[2] for _, pts in series for p in pts] + [bandwidth * lo]) / 3
-    ax.set_ylim(bottom, top * 3)
-    place_labels(ax, labels)
-    ax.set_xlabel('arithmetic intensity (FLOP per byte of DRAM traffic)')
-    ax.set_ylabel('achieved FLOP/s')
-    ax.set_title(title)
-    ax.grid(True, which='major', linewidth=0.4, color='#cccccc')
-    if any(legend and points for legend, points in series):
-        ax.legend(loc='lower right', fontsize=7, frameon=False)
-    fig.tight_layout()
+        knee = top / bandwidth
+        xs = [lo, min(max(knee, lo), hi)]
+        line, = ax.plot(xs, [bandwidth * x for x in xs], linestyle=style, color=colour, linewidth=1.5,
+                        label='%s %s (%s)' % (name, si(bandwidth, 'B/s'), what))
+        handles.append(line)
+    lowest = min(ceilings[r[0]] for r in memory if ceilings.get(r[0]))
+    for key, name, colour, style, what in compute:
+        rate = ceilings[key]
+        line, = ax.plot([max(rate / lowest, lo), hi], [rate, rate], linestyle=style, color=colour, linewidth=1.5,
+                        label='%s %s (%s)' % (name, si(rate, 'FLOP/s'), what))
+        handles.append(line)
+    return handles
+
+
+def spots(anchors, gap, box):
+    """Where each badge goes, in pixels: on its point if nothing is there yet, else the nearest free
+    place beside it (right first, then left, stepping up and down), so no two badges overlap.
+    Points are taken from the top down so a crowded column reads in the order of the rates."""
+    left, bottom, right, top = box
+    candidates = [(0.0, 0.0)] + sorted(((dx * gap, dy * gap) for dx in (1.6, 2.7, 3.8, -1.6, -2.7, -3.8)
+                                        for dy in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5)),
+                                       key=lambda d: (abs(d[0]) + 0.9 * abs(d[1]), d[0] < 0, d[1] < 0))
+    placed = {}
+    for i in sorted(range(len(anchors)), key=lambda i: (-anchors[i][1], anchors[i][0])):
+        x, y = anchors[i]
+        for dx, dy in candidates:
+            spot = (x + dx, y + dy)
+            inside = left + gap / 2 <= spot[0] <= right - gap / 2 and bottom + gap / 2 <= spot[1] <= top - gap / 2
+            free = all(abs(spot[0] - o[0]) >= gap or abs(spot[1] - o[1]) >= gap for o in placed.values())
+            clear = all(abs(spot[0] - a[0]) >= gap / 2 or abs(spot[1] - a[1]) >= gap / 2
+                        for j, a in enumerate(anchors) if j != i)
+            if inside and free and clear:
+                placed[i] = spot
+                break
+        else:
+            placed[i] = (x, y)   # nowhere free: on its point, over whatever is there
+    return [placed[i] for i in range(len(anchors))]
+
+
+def badges(ax, points, colours, size=8.0):
+    """Numbered markers: a point with room is its own badge; a crowded one gets a small dot and its
+    badge beside it, joined by a thin line. Filled: placed by counted bytes; hollow: by model bytes."""
+    gap = 2.6 * size                                      # pixels: a two-digit badge and a little
+    anchors = [tuple(ax.transData.transform((p['intensity'], p['rate']))) for p in points]
+    for p, colour, anchor, spot in zip(points, colours, anchors, spots(anchors, gap, ax.bbox.extents)):
+        x, y = ax.transData.inverted().transform(spot)
+        if spot != anchor:
+            ax.plot([p['intensity'], x], [p['rate'], y], '-', color=colour, linewidth=0.6, alpha=0.8)
+            ax.plot([p['intensity']], [p['rate']], 'o', color=colour, markersize=3.2, zorder=4,
+                    markerfacecolor=colour if p['counted'] else 'white', markeredgewidth=1)
+        ax.text(x, y, str(p['number']), ha='center', va='center', fontsize=size, fontweight='bold',
+                color='white' if p['counted'] else colour, zorder=5,
+                bbox=dict(boxstyle='circle,pad=0.22', facecolor=colour if p['counted'] else 'white',
+                          edgecolor=colour, linewidth=1.2))
+
+
+def marker_handles(points):
+    from matplotlib.lines import Line2D
+    handles = []
+    if any(p['counted'] for p in points):
+        handles.append(Line2D([], [], marker='o', linestyle='', color='#444444', markersize=8,
+                              label='placed by DRAM bytes counted by ncu'))
+    if any(not p['counted'] for p in points):
+        handles.append(Line2D([], [], marker='o', linestyle='', color='#444444', markerfacecolor='white',
+                              markersize=8, label="placed by the chapter's model bytes (no count)"))
+    return handles
+
+
+def x_label(points, levels=False):
+    if levels:
+        return 'FLOP per byte at each level, counted by ncu'
+    if all(p['counted'] for p in points):
+        return 'FLOP per DRAM byte, counted by ncu'
+    if not any(p['counted'] for p in points):
+        return "FLOP per DRAM byte (the chapter's model bytes)"
+    return 'FLOP per DRAM byte, counted by ncu (hollow: model)'
+
+
+def save(fig, plt, target):
     fresh = target + '.new'
     fig.savefig(fresh, format='svg', metadata={'Date': None})
     plt.close(fig)
     os.replace(fresh, target)
 
 
-def place_labels(ax, labels):
-    """Each label just below and right of its point; points close together (rungs that change
-    only the arithmetic's schedule, say) get their labels as one column to the right of the
-    group, in the order of their heights, so they do not print over one another."""
-    line = 9.0                                                  # pixels between stacked labels
-    columns = []                                                # [[(label, x, y, colour), ...]]
-    for entry in labels:
-        for column in columns:
-            if any(abs(math.log10(member[1] / entry[1])) < 0.15 and
-                   abs(math.log10(member[2] / entry[2])) < 0.3 for member in column):
-                column.append(entry)
-                break
+def draw(series, ceilings, target, title=None):
+    """series: [(legend or None, [point])]; the chapter figure is one unnamed series, the book's
+    one per chapter (its colour in the legend). Writes an SVG to target."""
+    points = [p for _, pts in series for p in pts]
+    colours = [COLOURS[n % len(COLOURS)] for n, (_, pts) in enumerate(series) for _ in pts]
+    from matplotlib.lines import Line2D
+    named = [Line2D([], [], marker='o', linestyle='', color=COLOURS[n % len(COLOURS)], markersize=8, label=legend)
+             for n, (legend, pts) in enumerate(series) if legend and pts]
+    xlim, ylim = axis_range(points or [{'intensity': 1.0, 'rate': ceilings['copy_bandwidth']}], ceilings, False)
+    roofs_count = roof_rows(ceilings, xlim, ylim, MEMORY_ROOFS)
+    plt, fig, ax = setup(roofs_count + len(marker_handles(points)) + len(named) + (1 if title else 0))
+    handles = draw_roofs(ax, ceilings, xlim, ylim, False)
+    ax.set_xlim(*xlim)
+    ax.set_ylim(*ylim)
+    if points:
+        badges(ax, points, colours)
+    finish(fig, ax, handles + marker_handles(points) + named, x_label(points) if points else 'FLOP per DRAM byte', title)
+    save(fig, plt, target)
+
+
+def draw_levels(points, ceilings, target, title=None):
+    """One kernel: three markers at its FLOP/s (per DRAM, L2, L1 byte) joined; its number beside
+    the DRAM point."""
+    from matplotlib.lines import Line2D
+    points = [p for p in points if 'l2' in p and 'l1' in p]
+    xlim, ylim = axis_range(points, ceilings, True)
+    roofs_count = roof_rows(ceilings, xlim, ylim, MEMORY_ROOFS + LEVEL_ROOFS)
+    shapes = [Line2D([], [], marker=m, linestyle='', color='#444444', markersize=7, label='per %s byte' % what)
+              for _, m, what in LEVELS]
+    plt, fig, ax = setup(roofs_count + len(shapes) + (1 if title else 0))
+    handles = draw_roofs(ax, ceilings, xlim, ylim, True)
+    ax.set_xlim(*xlim)
+    ax.set_ylim(*ylim)
+    for n, p in enumerate(points):
+        colour = COLOURS[n % len(COLOURS)]
+        xs = [p['intensity'], p['l2'], p['l1']]
+        ax.plot(xs, [p['rate']] * 3, '-', color=colour, linewidth=0.8, alpha=0.8)
+        for x, (_, marker, _) in zip(xs, LEVELS):
+            ax.plot([x], [p['rate']], marker, color=colour, markersize=6, markerfacecolor=colour)
+    badges(ax, [dict(p, intensity=p['intensity'] * 1.0) for p in points],
+           [COLOURS[n % len(COLOURS)] for n in range(len(points))], size=7.5)
+    finish(fig, ax, handles + shapes, x_label(points, levels=True), title)
+    save(fig, plt, target)
+
+
+def ticks(ax):
+    """Plain numbers on the intensity axis (0.25, 2, 50) and SI prefixes on the rate axis (1 T),
+    with the 2 and 5 between decades labelled where the range spans less than two decades."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    for axis, limits, show in ((ax.xaxis, ax.get_xlim(), lambda v: '%g' % v),
+                               (ax.yaxis, ax.get_ylim(), lambda v: si(v, '').strip())):
+        axis.set_major_locator(LogLocator(base=10))
+        axis.set_major_formatter(FuncFormatter(lambda v, _, show=show: show(v)))
+        if limits[1] / limits[0] < 100:
+            axis.set_minor_locator(LogLocator(base=10, subs=(2.0, 5.0)))
+            axis.set_minor_formatter(FuncFormatter(lambda v, _, show=show: show(v)))
         else:
-            columns.append([entry])
-    for column in columns:
-        if len(column) == 1:
-            label, x, y, colour = column[0]
-            ax.annotate(label, (x, y), xytext=(5, -10), textcoords='offset points', fontsize=7,
-                        color=colour)
-            continue
-        column.sort(key=lambda entry: -entry[2])
-        anchors = [ax.transData.transform((x, y)) for _, x, y, _ in column]
-        right = max(px for px, _ in anchors)
-        top = sum(py for _, py in anchors) / len(anchors) + line * (len(column) - 1) / 2
-        for i, ((label, x, y, colour), (px, py)) in enumerate(zip(column, anchors)):
-            ax.annotate(label, (x, y), xytext=(right - px + 8, top - i * line - py - 3),
-                        textcoords='offset pixels', fontsize=7, color=colour)
+            axis.set_minor_locator(LogLocator(base=10, subs='auto'))
+            axis.set_minor_formatter(NullFormatter())
+
+
+def finish(fig, ax, handles, xlabel, title):
+    ticks(ax)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel('achieved FLOP/s')
+    ax.grid(True, which='major', linewidth=0.4, color='#d0d0d0')
+    if title:
+        ax.set_title(title)
+    fig.legend(handles=handles, loc='upper left', bbox_to_anchor=(0.02, ax.get_position().y0 - 0.085),
+               fontsize=10, frameon=False, handlelength=2.6, borderaxespad=0)
 
 
 def write_if_changed(target, payload, make):
@@ -226,20 +390,30 @@ def main(argv):
         return 2
     os.makedirs(out_dir, exist_ok=True)
     drawn = []
+
+    def figure(name, payload, make):
+        target = os.path.join(out_dir, name)
+        if write_if_changed(target, payload, lambda: make(target)):
+            drawn.append(name)
+
     for cid, title, ceilings, points in chapters:
-        target = os.path.join(out_dir, 'roofline-%s.svg' % cid)
-        heading = '%s %s on the roofline' % (cid, title) if title else 'Chapter %s on the roofline' % cid
-        if write_if_changed(target, [cid, title, ceilings, points],
-                            lambda: draw([(None, points)], ceilings, heading, target)):
-            drawn.append(os.path.basename(target))
+        figure('roofline-%s.svg' % cid, [cid, ceilings, points],
+               lambda target: draw([(None, points)], ceilings, target))
+        if has_levels(points):
+            figure('roofline-%s-levels.svg' % cid, ['levels', cid, ceilings, points],
+                   lambda target: draw_levels(points, ceilings, target))
     if chapters:
         book_ceilings = chapters[0][2]
-        series = [('%s %s' % (cid, title), points) for cid, title, _, points in chapters]
-        target = os.path.join(out_dir, 'roofline-book.svg')
-        if write_if_changed(target, ['book', book_ceilings, series],
-                            lambda: draw(series, book_ceilings, 'Every kernel of the book on the roofline', target,
-                                         label_every_point=False)):
-            drawn.append(os.path.basename(target))
+        series, count = [], 0
+        for cid, title, _, points in chapters:   # numbered through the book, as the weaver's key
+            series.append(('%s %s' % (cid, title), [dict(p, number=count + n + 1) for n, p in enumerate(points)]))
+            count += len(points)
+        figure('roofline-book.svg', ['book', book_ceilings, series],
+               lambda target: draw(series, book_ceilings, target, 'Every kernel of the book on the roofline'))
+        every = [p for _, pts in series for p in pts]
+        if has_levels(every):
+            figure('roofline-book-levels.svg', ['book-levels', book_ceilings, every],
+                   lambda target: draw_levels(every, book_ceilings, target, 'Every kernel, level by level'))
     if drawn:
         print('figures: drew %s' % ', '.join(drawn))
     return 0
