@@ -33,6 +33,13 @@ std::string percent(double fraction) {
     return (fraction >= 0.995 ? std::to_string(static_cast<long>(100 * fraction + 0.5)) : significant(100 * fraction, 2, true)) + "%";
 }
 
+// "2.44 T": the unit is in the column's head, so a phone's narrow table keeps only the prefix.
+std::string prefixed(double rate) {
+    std::string text = with_unit(rate, units::flops_per_s);
+    size_t unit = text.rfind("FLOP/s");
+    return unit == std::string::npos ? text : text.substr(0, unit);
+}
+
 std::string short_label(const std::string& key) {
     std::string name = key.substr(0, key.find('@'));
     return name.substr(name.rfind('/') + 1);
@@ -44,15 +51,34 @@ std::string attribute(std::string text) {
     return text;
 }
 
-std::string roofs_drawn(const Roofs& roofs, bool math) {
+// The roofs the figure shows: the range is fitted to the points as figures/roofline.py fits it
+// (intensity from a third of the least to three times the most; rate up to 2.5 times the highest
+// of the points and of the best memory roof above them), and only roofs inside it are drawn.
+std::string roofs_drawn(const std::vector<PlacedPoint>& points, const Roofs& roofs, bool math) {
+    auto get = [&](const char* c) { return roofs.count(c) ? roofs.at(c) : 0.0; };
+    double best = std::max({get("dram_theoretical"), get("read_bandwidth"), get("copy_bandwidth")});
+    double lowest = 0;
+    for (const char* c : {"dram_theoretical", "read_bandwidth", "copy_bandwidth"})
+        if (get(c) > 0 && (lowest == 0 || get(c) < lowest)) lowest = get(c);
+    double top_compute = std::max(get("fp32_fma_rate"), get("bf16_tensor_rate"));
+    double lo_x = 0, hi_x = 0, lo_y = 0, hi_y = 0;
+    for (const PlacedPoint& p : points) {
+        lo_x = lo_x == 0 ? p.intensity : std::min(lo_x, p.intensity);
+        hi_x = std::max(hi_x, p.intensity);
+        lo_y = lo_y == 0 ? p.rate : std::min(lo_y, p.rate);
+        hi_y = std::max({hi_y, p.rate, std::min(best * p.intensity, top_compute)});
+    }
+    lo_x /= 3, hi_x *= 3, lo_y /= 3, hi_y *= 2.5;
     std::string out;
     for (const RoofName& r : kRoofNames) {
-        auto it = roofs.find(r.ceiling);
-        if (it == roofs.end() || std::string(r.ceiling) == "l2_bandwidth" || std::string(r.ceiling) == "shared_bandwidth") continue;
-        bool rate = std::string(r.ceiling).find("rate") != std::string::npos;
-        out += (out.empty() ? "" : ", ") + roof_text(r.ceiling, math) + " " +
-               with_unit(it->second, rate ? units::flops_per_s : units::bytes_per_s) +
-               (std::string(r.ceiling) == "dram_theoretical" ? " (theoretical)" : "");
+        std::string c = r.ceiling;
+        if (!roofs.count(c) || c == "l2_bandwidth" || c == "shared_bandwidth") continue;
+        double v = roofs.at(c);
+        bool rate = c.find("rate") != std::string::npos;
+        bool shown = rate ? v <= hi_y && lowest > 0 && v / lowest <= hi_x : v * hi_x >= lo_y && v * lo_x <= hi_y;
+        if (!shown) continue;
+        out += (out.empty() ? "" : ", ") + roof_text(c, math) + " " + with_unit(v, rate ? units::flops_per_s : units::bytes_per_s) +
+               (c == "dram_theoretical" ? " (theoretical)" : "");
     }
     return out;
 }
@@ -96,17 +122,16 @@ std::string alt_text(const std::string& id, const std::vector<PlacedPoint>& poin
                                              std::to_string(points.size() - counted) + " by the chapter's model bytes";
     return "Log-log roofline of " + whose + " " + std::to_string(points.size()) +
            " measured kernels as numbered markers: achieved FLOP/s against FLOP per DRAM byte (placed by " + basis +
-           "). Roofs: " + roofs_drawn(roofs, false) + ". " + where_they_sit(points) + ".";
+           "). Roofs drawn: " + roofs_drawn(points, roofs, false) + ". " + where_they_sit(points) + ".";
 }
 
-std::string key_table(const std::vector<PlacedPoint>& points) {
-    bool book = !points.empty() && std::any_of(points.begin(), points.end(), [&](const PlacedPoint& p) { return p.chapter != points[0].chapter; });
+std::string key_table(const std::vector<PlacedPoint>& points, bool book) {
     std::string out = "::: {.roofline-key}\n| # | kernel | FLOP/B | FLOP/s | of roof |\n|--:|:--|--:|--:|:--|\n";
     bool hollow = false;
     for (const PlacedPoint& p : points) {
         hollow = hollow || !p.counted;
         out += "| " + std::to_string(p.number) + " | " + (book ? p.chapter + " " : "") + "`" + p.label + "` | " +
-               significant(p.intensity, 3) + (p.counted ? "" : " ○") + " | " + with_unit(p.rate, units::flops_per_s) + " | " +
+               significant(p.intensity, 3) + (p.counted ? "" : " ○") + " | " + prefixed(p.rate) + " | " +
                percent(p.rate / p.attainable) + " " + roof_text(p.roof, true) + " |\n";
     }
     out += "\n";
@@ -214,7 +239,7 @@ std::string annotate_figures(const std::string& markdown, const std::map<std::st
         // The key and the levels figure follow the figure's paragraph.
         size_t end = markdown.find("\n\n", close);
         if (end == std::string::npos) end = markdown.size();
-        std::string after = "\n\n" + key_table(it->second);
+        std::string after = "\n\n" + key_table(it->second, id == "book");
         if (has_levels(it->second)) after += "\n" + levels_figure(id, it->second, roofs);
         std::string rest = markdown.substr(close + 5, end - close - 5);
         // Another roofline in the same paragraph is annotated first; its key follows this one.
