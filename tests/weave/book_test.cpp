@@ -114,7 +114,8 @@ TEST(Book, BookJsonAndRooflineInputs) {
     auto v2 = inputs["chapters"][0]["kernels"][1];
     EXPECT_EQ(v2["flops"], 1048576.0);
     EXPECT_DOUBLE_EQ(v2["flop_rate"].get<double>(), 1048576 / 4e-4);
-    EXPECT_DOUBLE_EQ(v2["intensity"].get<double>(), 0.25);
+    EXPECT_DOUBLE_EQ(v2["model_intensity"].get<double>(), 0.25);
+    EXPECT_EQ(inputs["chapters"][0]["points"][1]["placed_by"], "model_bytes");
     EXPECT_TRUE(inputs["chapters"][1]["kernels"][0]["time"].is_null());
 }
 
