@@ -169,10 +169,10 @@ def setup(rows):
     matplotlib.rcParams.update({'svg.hashsalt': SALT, 'svg.fonttype': 'path', 'font.size': 10,
                                 'font.family': 'DejaVu Sans', 'axes.titlesize': 10.5, 'mathtext.default': 'regular'})
     import matplotlib.pyplot as plt
-    width, plot, legend = 4.6, 3.3, 0.62 + 0.22 * rows
+    width, plot, legend = 3.9, 3.0, 0.62 + 0.21 * rows
     fig = plt.figure(figsize=(width, plot + legend + 0.35), dpi=100)
     height = plot + legend + 0.35
-    ax = fig.add_axes([0.72 / width, (legend + 0.05) / height, (width - 0.9) / width, plot / height])
+    ax = fig.add_axes([0.78 / width, (legend + 0.05) / height, (width - 0.92) / width, plot / height])
     ax.set_xscale('log')
     ax.set_yscale('log')
     return plt, fig, ax
@@ -244,7 +244,7 @@ def spots(anchors, gap, box):
     return [placed[i] for i in range(len(anchors))]
 
 
-def badges(ax, points, colours, size=8.0):
+def badges(ax, points, colours, size=8.5):
     """Numbered markers: a point with room is its own badge; a crowded one gets a small dot and its
     badge beside it, joined by a thin line. Filled: placed by counted bytes; hollow: by model bytes."""
     gap = 2.6 * size                                      # pixels: a two-digit badge and a little
@@ -279,8 +279,8 @@ def x_label(points, levels=False):
     if all(p['counted'] for p in points):
         return 'FLOP per DRAM byte, counted by ncu'
     if not any(p['counted'] for p in points):
-        return "FLOP per DRAM byte (the chapter's model bytes)"
-    return 'FLOP per DRAM byte, counted by ncu (hollow: model)'
+        return 'FLOP per DRAM byte, as the model predicts'
+    return 'FLOP per DRAM byte, ncu count (hollow: model)'
 
 
 def save(fig, plt, target):
@@ -330,7 +330,7 @@ def draw_levels(points, ceilings, target, title=None):
         for x, (_, marker, _) in zip(xs, LEVELS):
             ax.plot([x], [p['rate']], marker, color=colour, markersize=6, markerfacecolor=colour)
     badges(ax, [dict(p, intensity=p['intensity'] * 1.0) for p in points],
-           [COLOURS[n % len(COLOURS)] for n in range(len(points))], size=7.5)
+           [COLOURS[n % len(COLOURS)] for n in range(len(points))], size=8)
     finish(fig, ax, handles + shapes, x_label(points, levels=True), title)
     save(fig, plt, target)
 
@@ -353,13 +353,13 @@ def ticks(ax):
 
 def finish(fig, ax, handles, xlabel, title):
     ticks(ax)
-    ax.set_xlabel(xlabel)
+    ax.set_xlabel(xlabel, fontsize=9.5)
     ax.set_ylabel('achieved FLOP/s')
     ax.grid(True, which='major', linewidth=0.4, color='#d0d0d0')
     if title:
         ax.set_title(title)
     fig.legend(handles=handles, loc='upper left', bbox_to_anchor=(0.02, ax.get_position().y0 - 0.085),
-               fontsize=10, frameon=False, handlelength=2.6, borderaxespad=0)
+               fontsize=9.5, frameon=False, handlelength=2.4, borderaxespad=0)
 
 
 def write_if_changed(target, payload, make):

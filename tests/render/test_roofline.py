@@ -123,7 +123,7 @@ class RooflineTest(unittest.TestCase):
         texts = svg_texts(os.path.join(out, 'roofline-3.1.svg'))
         self.assertIn('placed by DRAM bytes counted by ncu', texts)
         self.assertIn("placed by the chapter's model bytes (no count)", texts)
-        self.assertIn('FLOP per DRAM byte, counted by ncu (hollow: model)', texts)
+        self.assertIn('FLOP per DRAM byte, ncu count (hollow: model)', texts)
         for roof in (r'$B_\mathrm{dram}$ 4.8 TB/s (theoretical)', r'$B_\mathrm{read}$ 4.5 TB/s (measured)',
                      r'$B_\mathrm{copy}$ 4.1 TB/s (measured)'):
             self.assertIn(roof, texts)
@@ -136,7 +136,7 @@ class RooflineTest(unittest.TestCase):
         texts = svg_texts(os.path.join(out, 'roofline-3.1.svg'))
         self.assertIn("placed by the chapter's model bytes (no count)", texts)
         self.assertNotIn('placed by DRAM bytes counted by ncu', texts)
-        self.assertIn("FLOP per DRAM byte (the chapter's model bytes)", texts)
+        self.assertIn('FLOP per DRAM byte, as the model predicts', texts)
 
     def test_the_range_holds_every_point_and_fits_them(self):
         roofline = module()
