@@ -89,7 +89,12 @@ def load(path):
             point = kernel_point(path, cid, kernel)
             if point:
                 point['number'] = int(kernel.get('number') or len(points) + 1)
+                point['size'] = kernel.get('name', '').partition('@')[2]
                 points.append(point)
+        labels = [p['label'] for p in points]
+        for p in points:       # a kernel measured at two sizes is named with its size, as in the key
+            if labels.count(p['label']) > 1 and p['size']:
+                p['label'] += '@' + power_of_two(p['size'])
         result.append((cid, chapter.get('title', ''), ceilings, points))
     return result
 
@@ -119,6 +124,13 @@ def kernel_point(path, cid, kernel):
         if flops and counted:
             point[level] = flops / counted
     return point
+
+
+def power_of_two(size):
+    """'268435456' -> '2^28' (the weaver's key table writes sizes the same way)."""
+    if size.isdigit() and int(size) > 1 and int(size) & (int(size) - 1) == 0:
+        return '2^%d' % (int(size).bit_length() - 1)
+    return size
 
 
 def short_label(name):
@@ -161,7 +173,7 @@ def axis_range(points, ceilings, levels):
     return (lo_x, hi_x), (lo_y, hi_y)
 
 
-def setup(rows):
+def setup(rows, key_rows=0):
     """A figure whose axes sit at a fixed place (so marker positions in pixels are known before
     saving) with room under them for `rows` legend lines: sized to stay legible at phone width."""
     import matplotlib
@@ -170,9 +182,10 @@ def setup(rows):
                                 'font.family': 'DejaVu Sans', 'axes.titlesize': 10.5, 'mathtext.default': 'regular'})
     import matplotlib.pyplot as plt
     width, plot, legend = 3.9, 3.0, 0.62 + 0.21 * rows
-    fig = plt.figure(figsize=(width, plot + legend + 0.35), dpi=100)
-    height = plot + legend + 0.35
-    ax = fig.add_axes([0.78 / width, (legend + 0.05) / height, (width - 0.92) / width, plot / height])
+    key = 0.19 * key_rows + (0.25 if key_rows else 0)
+    height = plot + legend + key + 0.35
+    fig = plt.figure(figsize=(width, height), dpi=100)
+    ax = fig.add_axes([0.78 / width, (legend + key + 0.05) / height, (width - 0.92) / width, plot / height])
     ax.set_xscale('log')
     ax.set_yscale('log')
     return plt, fig, ax
@@ -283,9 +296,33 @@ def x_label(points, levels=False):
     return 'FLOP per DRAM byte, ncu count (hollow: model)'
 
 
-def save(fig, plt, target):
+def description(points, ceilings, levels=False):
+    """The SVG's own description (its <dc:description>), for a reader who opens the file alone."""
+    counted = sum(1 for p in points if p['counted'])
+    what = ('%d kernels, three points each (per DRAM, L2 and L1 byte)' % len(points) if levels else
+            '%d kernels as numbered markers, %d placed by DRAM bytes counted by ncu, %d by model bytes'
+            % (len(points), counted, len(points) - counted))
+    plain = {'dram_theoretical': 'B_dram (theoretical)', 'read_bandwidth': 'B_read', 'copy_bandwidth': 'B_copy',
+             'l2_bandwidth': 'B_L2', 'shared_bandwidth': 'B_smem', 'fp32_fma_rate': 'F_fp32', 'bf16_tensor_rate': 'F_bf16'}
+    roofs = ', '.join('%s %s' % (plain[key], si(ceilings[key], 'FLOP/s' if 'rate' in key else 'B/s'))
+                      for key, *_ in MEMORY_ROOFS + (LEVEL_ROOFS if levels else []) + COMPUTE_ROOFS if ceilings.get(key))
+    return 'Log-log roofline: achieved FLOP/s against arithmetic intensity; %s; roofs %s.' % (what, roofs)
+
+
+def book_key(fig, series, rows):
+    """The book's figure is also opened on its own (the index links it): its key, number and
+    kernel, sits under the legend in two columns."""
+    entries = ['%d  %s %s' % (p['number'], p['chapter'], p['label']) for _, pts in series for p in pts]
+    half = (len(entries) + 1) // 2
+    height = fig.get_size_inches()[1]
+    for column, chunk in enumerate((entries[:half], entries[half:])):
+        for row, text in enumerate(chunk):
+            fig.text(0.03 + column * 0.47, (rows - row * 0.19) / height, text, fontsize=8, va='top')
+
+
+def save(fig, plt, target, describe=None):
     fresh = target + '.new'
-    fig.savefig(fresh, format='svg', metadata={'Date': None})
+    fig.savefig(fresh, format='svg', metadata={'Date': None, 'Description': describe})
     plt.close(fig)
     os.replace(fresh, target)
 
@@ -300,14 +337,17 @@ def draw(series, ceilings, target, title=None):
              for n, (legend, pts) in enumerate(series) if legend and pts]
     xlim, ylim = axis_range(points or [{'intensity': 1.0, 'rate': ceilings['copy_bandwidth']}], ceilings, False)
     roofs_count = roof_rows(ceilings, xlim, ylim, MEMORY_ROOFS)
-    plt, fig, ax = setup(roofs_count + len(marker_handles(points)) + len(named) + (1 if title else 0))
+    key_rows = (len(points) + 1) // 2 if title else 0   # the book's figure carries its own key
+    plt, fig, ax = setup(roofs_count + len(marker_handles(points)) + len(named) + (1 if title else 0), key_rows)
     handles = draw_roofs(ax, ceilings, xlim, ylim, False)
     ax.set_xlim(*xlim)
     ax.set_ylim(*ylim)
     if points:
         badges(ax, points, colours)
     finish(fig, ax, handles + marker_handles(points) + named, x_label(points) if points else 'FLOP per DRAM byte', title)
-    save(fig, plt, target)
+    if key_rows:
+        book_key(fig, series, 0.12 + 0.19 * key_rows)
+    save(fig, plt, target, description(points, ceilings))
 
 
 def draw_levels(points, ceilings, target, title=None):
@@ -332,7 +372,7 @@ def draw_levels(points, ceilings, target, title=None):
     badges(ax, [dict(p, intensity=p['intensity'] * 1.0) for p in points],
            [COLOURS[n % len(COLOURS)] for n in range(len(points))], size=8)
     finish(fig, ax, handles + shapes, x_label(points, levels=True), title)
-    save(fig, plt, target)
+    save(fig, plt, target, description(points, ceilings, levels=True))
 
 
 def ticks(ax):
@@ -406,7 +446,8 @@ def main(argv):
         book_ceilings = chapters[0][2]
         series, count = [], 0
         for cid, title, _, points in chapters:   # numbered through the book, as the weaver's key
-            series.append(('%s %s' % (cid, title), [dict(p, number=count + n + 1) for n, p in enumerate(points)]))
+            name = title if len(title) <= 34 else title[:33].rstrip(' ,:;') + '…'
+            series.append(('%s %s' % (cid, name), [dict(p, number=count + n + 1) for n, p in enumerate(points)]))
             count += len(points)
         figure('roofline-book.svg', ['book', book_ceilings, series],
                lambda target: draw(series, book_ceilings, target, 'Every kernel of the book on the roofline'))

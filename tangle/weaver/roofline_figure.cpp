@@ -40,6 +40,16 @@ std::string prefixed(double rate) {
     return unit == std::string::npos ? text : text.substr(0, unit);
 }
 
+// "268435456" -> "2^28"; other sizes ("4096x4096x4096") as they are. figures/roofline.py agrees.
+std::string power_of_two(const std::string& size) {
+    if (size.empty() || size.size() > 19 || size.find_first_not_of("0123456789") != std::string::npos) return size;
+    unsigned long long n = std::stoull(size);
+    if (n < 2 || (n & (n - 1)) != 0) return size;
+    int bits = 0;
+    while (n >>= 1) ++bits;
+    return "2^" + std::to_string(bits);
+}
+
 std::string short_label(const std::string& key) {
     std::string name = key.substr(0, key.find('@'));
     return name.substr(name.rfind('/') + 1);
@@ -182,7 +192,7 @@ std::vector<PlacedPoint> place_points(const std::string& chapter, const std::vec
         p.chapter = chapter;
         p.name = k.name;
         p.label = short_label(k.name);
-        if (names[p.label] > 1 && k.name.find('@') != std::string::npos) p.label += k.name.substr(k.name.find('@'));
+        if (names[p.label] > 1 && k.name.find('@') != std::string::npos) p.label += "@" + power_of_two(k.name.substr(k.name.find('@') + 1));
         p.flops = *k.flops;
         p.rate = *k.flops / k.time.number;
         p.counted = counted;
