@@ -93,7 +93,8 @@ std::string roofs_drawn(const std::vector<PlacedPoint>& points, const Roofs& roo
     return out;
 }
 
-// "N kernels under B_copy, at 21% (v1_naive) to 97% (v7_last_block) of it": one clause per roof.
+// "N kernels sit left of the ridge, measured against B_copy, from 21% (v1_naive) to 97%
+// (v7_last_block) of it": one clause per roof that bounds some kernel.
 std::string where_they_sit(const std::vector<PlacedPoint>& points) {
     std::map<std::string, std::vector<const PlacedPoint*>> by_roof;
     for (const PlacedPoint& p : points) by_roof[p.roof].push_back(&p);
@@ -102,7 +103,8 @@ std::string where_they_sit(const std::vector<PlacedPoint>& points) {
         auto [low, high] = std::minmax_element(group.begin(), group.end(), [](const PlacedPoint* a, const PlacedPoint* b) {
             return a->rate / a->attainable < b->rate / b->attainable;
         });
-        std::string side = roof.find("rate") != std::string::npos ? "right of the ridge, under " : "left of the ridge, under ";
+        std::string side = roof.find("rate") != std::string::npos ? "right of the ridge, measured against "
+                                                                   : "left of the ridge, measured against ";
         std::string count = group.size() == 1 ? "1 kernel sits " : std::to_string(group.size()) + " kernels sit ";
         out += (out.empty() ? "" : "; ") + count + side + roof_text(roof, false);
         if (group.size() == 1)
@@ -111,7 +113,7 @@ std::string where_they_sit(const std::vector<PlacedPoint>& points) {
             out += ", from " + percent((*low)->rate / (*low)->attainable) + " (" + (*low)->label + ") to " +
                    percent((*high)->rate / (*high)->attainable) + " (" + (*high)->label + ") of it";
         int above = static_cast<int>(std::count_if(group.begin(), group.end(), [](const PlacedPoint* p) { return p->rate > p->attainable; }));
-        if (above) out += ", " + std::to_string(above) + " above it";
+        if (above) out += " (" + std::to_string(above) + " above it)";
     }
     return out;
 }
