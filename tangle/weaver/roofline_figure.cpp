@@ -156,14 +156,15 @@ std::string key_table(const std::vector<PlacedPoint>& points, bool book) {
 
 std::string levels_figure(const std::string& id, const std::vector<PlacedPoint>& points, const Roofs& roofs) {
     size_t with_levels = std::count_if(points.begin(), points.end(), [](const PlacedPoint& p) { return p.l2_intensity && p.l1_intensity; });
-    std::vector<std::string> roofs_named;
+    std::string list, math;  // the roofs, for the alt text and for the caption
     for (const char* c : {"dram_theoretical", "read_bandwidth", "copy_bandwidth", "l2_bandwidth", "shared_bandwidth"})
-        if (roofs.count(c)) roofs_named.push_back(roof_text(c, false));
-    std::string list;
-    for (const auto& r : roofs_named) list += (list.empty() ? "" : ", ") + r;
+        if (roofs.count(c)) {
+            list += (list.empty() ? "" : ", ") + roof_text(c, false);
+            math += (math.empty() ? "" : ", ") + roof_text(c, true);
+        }
     std::string caption = "The same kernels at each level of the memory hierarchy: for every kernel with L2 and L1 "
                           "counts, its FLOP per DRAM byte (circle), per L2 byte (square) and per L1 byte (triangle), "
-                          "joined at its achieved FLOP/s; roofs " + list + ".";
+                          "joined at its achieved FLOP/s; memory roofs " + math + ".";
     std::string alt = "Hierarchical roofline of " + std::string(id == "book" ? "the book" : "chapter " + id) +
                       ", log-log, numbered as in the table above: for each of " + std::to_string(with_levels) + " kernels three points at the same FLOP/s, "
                       "per DRAM, L2 and L1 byte, with the roofs " + list + ".";
