@@ -34,6 +34,7 @@ import json
 import os
 import sys
 
+sys.dont_write_bytecode = True   # the source tree stays as checked out
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from roofline_draw import draw, draw_levels  # noqa: E402  (the drawing half)
 
