@@ -1,13 +1,18 @@
 #!/usr/bin/python3
-"""Rooflines from the weaver's roofline-inputs.json: one per chapter that declares kernels, and one
-for the whole book.
+"""Rooflines from the weaver's roofline-inputs.json: one per chapter that declares kernels, a
+hierarchical one beside it where ncu counted L2 and L1 traffic, and one for the whole book.
 
     figures/roofline.py WOVEN/roofline-inputs.json OUT_DIR
 
-writes OUT_DIR/roofline-<chapter id>.svg and OUT_DIR/roofline-book.svg. The roofs are the ceilings
-the harness measured (copy bandwidth, FP32 FMA rate, cuBLAS BF16 rate), not the datasheet's; each
-kernel version is a labelled point at (FLOP per byte, FLOP/s), the versions of a chapter joined in
-order so the figure shows the ladder climbing. Log-log.
+writes OUT_DIR/roofline-<chapter id>.svg (and roofline-<id>-levels.svg), roofline-book.svg (and
+roofline-book-levels.svg). Each kernel is a numbered marker at (FLOP per DRAM byte, FLOP/s): its
+intensity is the chapter's FLOPs over the DRAM bytes ncu counted (filled marker), or, where no
+count was recorded, over the chapter's model bytes (hollow marker, said in the legend). The numbers
+match the key table the weaver puts beside the figure. Roofs: the theoretical DRAM bandwidth
+(2 x memory clock x bus width / 8, dashed), the measured B_read and B_copy streams, the measured
+FP32 and BF16 rates; each is labelled with its value in the legend. The range is fitted to the
+chapter's points. In the levels figure each kernel has three points at its FLOP/s, per DRAM byte,
+per L2 byte and per L1 byte, joined, under the DRAM, L2 and shared-memory roofs. Log-log.
 
 Byte-identical output for identical inputs (a fixed SVG hash salt, no date in the metadata), and
 made only when its inputs changed: beside each SVG, <name>.svg.sha256 holds the digest of what it
@@ -15,21 +20,25 @@ was drawn from (its data, this script, matplotlib's version); matplotlib is not 
 every figure is current.
 
 The input (extra fields are ignored; a ceiling may be a number, {"value": ...} or {"median": ...}):
-    {"ceilings": {"copy_bandwidth": B/s, "fp32_fma_rate": FLOP/s, "bf16_tensor_rate": FLOP/s},
+    {"ceilings": {"copy_bandwidth": B/s, "fp32_fma_rate": FLOP/s, optional: "dram_theoretical",
+                  "read_bandwidth", "l2_bandwidth", "shared_bandwidth", "bf16_tensor_rate"},
      "chapters": [{"id": "3.1", "title": "...", "ceilings": {...optional, overrides...},
                    "kernels": [{"name": "reduce/v1_naive@268435456", "flops": ..., "bytes": ...,
-                                "time": s, "flop_rate": FLOP/s, "intensity": FLOP/B}, ...]}]}
+                                "time": s, "flop_rate": FLOP/s, "number": n, optional counts:
+                                "dram_bytes", "l2_bytes", "l1_bytes"}, ...]}]}
 ("chapters" may also be an object keyed by chapter id.)
 A kernel with no time and no flop_rate (null: not measured yet) is left off, with a note.
 Exit status: 0 done, 2 the input is wrong (the message names it), 1 anything else."""
 import hashlib
 import json
-import math
 import os
 import sys
 
+sys.dont_write_bytecode = True   # the source tree stays as checked out
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from roofline_draw import draw, draw_levels  # noqa: E402  (the drawing half)
+
 REQUIRED_CEILINGS = ('copy_bandwidth', 'fp32_fma_rate')
-SALT = 'kernels-and-the-machine'
 
 
 class InputError(Exception):
@@ -39,11 +48,12 @@ class InputError(Exception):
 def number(value):
     if isinstance(value, dict):  # the weaver writes {"value": ..., "unit": ...}; records say "median"
         value = value.get('value', value.get('median'))
-    return float(value) if isinstance(value, (int, float)) and value > 0 else None
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
 
 
 def load(path):
-    """[(id, title, ceilings, [(label, intensity, flop_rate)])] for chapters that declare kernels."""
+    """[(id, title, ceilings, [point])] for chapters that declare kernels; a point is a dict:
+    number, label, intensity, counted, rate, and l2/l1 intensities where counted."""
     try:
         with open(path) as f:
             data = json.load(f)
@@ -67,15 +77,30 @@ def load(path):
             raise InputError('%s: chapter %s declares kernels but has no measured ceiling %s; '
                              'run `make measure` on a GPU so machine.json records it'
                              % (path, cid, ' or '.join(missing)))
-        points = [p for p in (kernel_point(path, cid, k) for k in kernels) if p]
+        points = []
+        for kernel in kernels:
+            point = kernel_point(path, cid, kernel)
+            if point:
+                point['number'] = int(kernel.get('number') or len(points) + 1)
+                point['size'] = kernel.get('name', '').partition('@')[2]
+                points.append(point)
+        labels = [p['label'] for p in points]
+        for p in points:       # a kernel measured at two sizes is named with its size, as in the key
+            if labels.count(p['label']) > 1 and p['size']:
+                p['label'] += '@' + power_of_two(p['size'])
         result.append((cid, chapter.get('title', ''), ceilings, points))
     return result
 
 
 def kernel_point(path, cid, kernel):
+    """Placed by counted DRAM bytes where the record has them, else by the chapter's model bytes."""
     name = kernel.get('name', '?')
     flops, nbytes, time = number(kernel.get('flops')), number(kernel.get('bytes')), number(kernel.get('time'))
-    intensity = number(kernel.get('intensity')) or (flops / nbytes if flops and nbytes else None)
+    dram = number(kernel.get('dram_bytes'))
+    model = number(kernel.get('model_intensity')) or (flops / nbytes if flops and nbytes else None)
+    if model is None and 'model_intensity' not in kernel:   # an older input: "intensity" was the model's
+        model = number(kernel.get('intensity'))
+    intensity = flops / dram if flops and dram else model
     rate = (number(kernel.get('flop_rate')) or number(kernel.get('achieved_flop_rate'))
             or (flops / time if flops and time else None))
     if intensity and not rate and kernel.get('time') is None and kernel.get('flop_rate') is None:
@@ -83,9 +108,22 @@ def kernel_point(path, cid, kernel):
               % (cid, name), file=sys.stderr)
         return None
     if not intensity or not rate:
-        raise InputError('%s: chapter %s, kernel %s: needs flops and bytes (or intensity) and a time '
-                         '(or flop_rate), all positive' % (path, cid, name))
-    return short_label(name), intensity, rate
+        raise InputError('%s: chapter %s, kernel %s: needs flops and bytes or dram_bytes (or intensity) and a '
+                         'time (or flop_rate), all positive' % (path, cid, name))
+    point = {'label': short_label(name), 'chapter': cid, 'intensity': intensity, 'counted': bool(flops and dram),
+             'rate': rate}
+    for level in ('l2', 'l1'):
+        counted = number(kernel.get(level + '_bytes'))
+        if flops and counted:
+            point[level] = flops / counted
+    return point
+
+
+def power_of_two(size):
+    """'268435456' -> '2^28' (the weaver's key table writes sizes the same way)."""
+    if size.isdigit() and int(size) > 1 and int(size) & (int(size) - 1) == 0:
+        return '2^%d' % (int(size).bit_length() - 1)
+    return size
 
 
 def short_label(name):
@@ -93,8 +131,14 @@ def short_label(name):
     return name.split('@')[0].split('/')[-1]
 
 
+def has_levels(points):
+    return any('l2' in p and 'l1' in p for p in points)
+
+
 def figure_digest(payload):
-    here = open(os.path.abspath(__file__), 'rb').read()
+    """Of the figure's data, both halves of this script and matplotlib's version."""
+    folder = os.path.dirname(os.path.abspath(__file__))
+    here = b''.join(open(os.path.join(folder, name), 'rb').read() for name in ('roofline.py', 'roofline_draw.py'))
     try:
         from importlib.metadata import version
         mpl = version('matplotlib')
@@ -102,100 +146,6 @@ def figure_digest(payload):
         mpl = '?'
     text = json.dumps(payload, sort_keys=True)
     return hashlib.sha256(b'%s\0%s\0%s' % (text.encode(), here, mpl.encode())).hexdigest()
-
-
-def si(value, unit):
-    for factor, prefix in ((1e15, 'P'), (1e12, 'T'), (1e9, 'G'), (1e6, 'M'), (1e3, 'k'), (1, '')):
-        if value >= factor:
-            return '%.3g %s%s' % (value / factor, prefix, unit)
-    return '%.3g %s' % (value, unit)
-
-
-def draw(series, ceilings, title, target, label_every_point=True):
-    """series: [(legend or None, [(label, intensity, rate)])]; writes an SVG to target. The book-wide
-    figure labels only each ladder's last point: its legend names the chapters."""
-    import matplotlib
-    matplotlib.use('Agg')
-    matplotlib.rcParams.update({'svg.hashsalt': SALT, 'svg.fonttype': 'path', 'font.size': 9,
-                                'font.family': 'DejaVu Sans', 'axes.titlesize': 10})
-    import matplotlib.pyplot as plt
-
-    bandwidth = ceilings['copy_bandwidth']
-    roofs = [('FP32 FMA', ceilings['fp32_fma_rate'], '-')]
-    if ceilings.get('bf16_tensor_rate'):
-        roofs.append(('BF16 tensor (cuBLAS)', ceilings['bf16_tensor_rate'], '--'))
-    intensities = [p[1] for _, points in series for p in points] or [1.0]   # none measured yet: roofs only
-    ridge = max(rate for _, rate, _ in roofs) / bandwidth
-    lo = min(min(intensities), 1.0) / 4
-    hi = max(max(intensities), ridge) * 4
-
-    fig, ax = plt.subplots(figsize=(6.4, 4.4), dpi=100)
-    ax.set_xscale('log')
-    ax.set_yscale('log')
-    for label, rate, style in roofs:
-        knee = rate / bandwidth
-        xs = [lo, knee, hi] if lo < knee < hi else [lo, hi]
-        ax.plot(xs, [min(bandwidth * x, rate) for x in xs], style, color='#444444', linewidth=1.4)
-        ax.annotate('%s %s' % (label, si(rate, 'FLOP/s')), (hi, rate), xytext=(-4, 4), textcoords='offset points',
-                    ha='right', va='bottom', fontsize=8, color='#444444')
-    label_x = ceilings['fp32_fma_rate'] / bandwidth / 10       # on the slope, well left of the knee
-    ax.annotate('copy %s' % si(bandwidth, 'B/s'), (label_x, bandwidth * label_x), xytext=(-8, 8),
-                textcoords='offset points', ha='right', fontsize=8, color='#444444')
-    labels = []   # (label, intensity, rate, colour), placed once the axes' limits are final
-    colours = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf']
-    for n, (legend, points) in enumerate(series):
-        colour = colours[n % len(colours)]
-        if not points:
-            continue
-        ax.plot([p[1] for p in points], [p[2] for p in points], '-o', color=colour, markersize=5,
-                linewidth=1.2, label=legend)
-        shown = points if label_every_point else points[-1:]
-        labels.extend((label, x, y, colour) for label, x, y in shown)
-    ax.set_xlim(lo, hi)
-    top = max(rate for _, rate, _ in roofs)
-    bottom = min([p[2] for _, pts in series for p in pts] + [bandwidth * lo]) / 3
-    ax.set_ylim(bottom, top * 3)
-    place_labels(ax, labels)
-    ax.set_xlabel('arithmetic intensity (FLOP per byte of DRAM traffic)')
-    ax.set_ylabel('achieved FLOP/s')
-    ax.set_title(title)
-    ax.grid(True, which='major', linewidth=0.4, color='#cccccc')
-    if any(legend and points for legend, points in series):
-        ax.legend(loc='lower right', fontsize=7, frameon=False)
-    fig.tight_layout()
-    fresh = target + '.new'
-    fig.savefig(fresh, format='svg', metadata={'Date': None})
-    plt.close(fig)
-    os.replace(fresh, target)
-
-
-def place_labels(ax, labels):
-    """Each label just below and right of its point; points close together (rungs that change
-    only the arithmetic's schedule, say) get their labels as one column to the right of the
-    group, in the order of their heights, so they do not print over one another."""
-    line = 9.0                                                  # pixels between stacked labels
-    columns = []                                                # [[(label, x, y, colour), ...]]
-    for entry in labels:
-        for column in columns:
-            if any(abs(math.log10(member[1] / entry[1])) < 0.15 and
-                   abs(math.log10(member[2] / entry[2])) < 0.3 for member in column):
-                column.append(entry)
-                break
-        else:
-            columns.append([entry])
-    for column in columns:
-        if len(column) == 1:
-            label, x, y, colour = column[0]
-            ax.annotate(label, (x, y), xytext=(5, -10), textcoords='offset points', fontsize=7,
-                        color=colour)
-            continue
-        column.sort(key=lambda entry: -entry[2])
-        anchors = [ax.transData.transform((x, y)) for _, x, y, _ in column]
-        right = max(px for px, _ in anchors)
-        top = sum(py for _, py in anchors) / len(anchors) + line * (len(column) - 1) / 2
-        for i, ((label, x, y, colour), (px, py)) in enumerate(zip(column, anchors)):
-            ax.annotate(label, (x, y), xytext=(right - px + 8, top - i * line - py - 3),
-                        textcoords='offset pixels', fontsize=7, color=colour)
 
 
 def write_if_changed(target, payload, make):
@@ -226,20 +176,31 @@ def main(argv):
         return 2
     os.makedirs(out_dir, exist_ok=True)
     drawn = []
+
+    def figure(name, payload, make):
+        target = os.path.join(out_dir, name)
+        if write_if_changed(target, payload, lambda: make(target)):
+            drawn.append(name)
+
     for cid, title, ceilings, points in chapters:
-        target = os.path.join(out_dir, 'roofline-%s.svg' % cid)
-        heading = '%s %s on the roofline' % (cid, title) if title else 'Chapter %s on the roofline' % cid
-        if write_if_changed(target, [cid, title, ceilings, points],
-                            lambda: draw([(None, points)], ceilings, heading, target)):
-            drawn.append(os.path.basename(target))
+        figure('roofline-%s.svg' % cid, [cid, ceilings, points],
+               lambda target: draw([(None, points)], ceilings, target))
+        if has_levels(points):
+            figure('roofline-%s-levels.svg' % cid, ['levels', cid, ceilings, points],
+                   lambda target: draw_levels(points, ceilings, target))
     if chapters:
         book_ceilings = chapters[0][2]
-        series = [('%s %s' % (cid, title), points) for cid, title, _, points in chapters]
-        target = os.path.join(out_dir, 'roofline-book.svg')
-        if write_if_changed(target, ['book', book_ceilings, series],
-                            lambda: draw(series, book_ceilings, 'Every kernel of the book on the roofline', target,
-                                         label_every_point=False)):
-            drawn.append(os.path.basename(target))
+        series, count = [], 0
+        for cid, title, _, points in chapters:   # numbered through the book, as the weaver's key
+            name = title if len(title) <= 34 else title[:33].rstrip(' ,:;') + '…'
+            series.append(('%s %s' % (cid, name), [dict(p, number=count + n + 1) for n, p in enumerate(points)]))
+            count += len(points)
+        figure('roofline-book.svg', ['book', book_ceilings, series],
+               lambda target: draw(series, book_ceilings, target, 'Every kernel of the book on the roofline'))
+        every = [p for _, pts in series for p in pts]
+        if has_levels(every):
+            figure('roofline-book-levels.svg', ['book-levels', book_ceilings, every],
+                   lambda target: draw_levels(every, book_ceilings, target, 'Every kernel, level by level'))
     if drawn:
         print('figures: drew %s' % ', '.join(drawn))
     return 0

@@ -1,8 +1,10 @@
 // The chapters' roofline points: each `kernels:` entry of the front matter with its FLOPs and
 // bytes (from the front matter, else from the record's flops/bytes), its measured time, and so
-// its achieved FLOP rate and arithmetic intensity. The box shows them; roofline-inputs.json
-// carries them to the renderer's figure script, with the ceilings.
+// its achieved FLOP rate and arithmetic intensity, and the traffic ncu counted where the record
+// has it. The box shows them; roofline-inputs.json carries them to the renderer's figure script,
+// with the roofs; roofline_figure.h places them and writes what the page says about the figure.
 #pragma once
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +21,8 @@ struct KernelResult {
     int line = 0;      // its line in the front matter
     std::optional<double> flops, bytes;
     Value time, bandwidth, flop_rate;  // flop_rate and bandwidth as recorded, else computed
+    // Counted by ncu in make measure's profile step, where the record has them (absent otherwise).
+    std::optional<double> dram_bytes, l2_bytes, l1_bytes, fp32_flops, tensor_flops;
     bool measured() const { return time.state == Value::State::known; }
 };
 
@@ -33,7 +37,14 @@ struct RooflineChapter {
     bool figure = false;  // the chapter shows ![...](roofline:ID)
 };
 
-// roofline-inputs.json: {gpu, ceilings: {copy_bandwidth, ...}, figures: [...], chapters: [...]}.
+// The roofs a figure is drawn under, by ceiling name, in B/s or FLOP/s: machine.json's measured
+// ceilings that a roofline uses, and "dram_theoretical", 2 x memory clock x bus width / 8 from
+// its context. A ceiling not recorded is simply absent.
+using Roofs = std::map<std::string, double>;
+Roofs read_roofs(const MeasurementStore& store);
+
+// roofline-inputs.json: {gpu, ceilings: {copy_bandwidth, ...}, figures: [...], chapters: [...]};
+// each kernel with its placement (roofline_figure.h) beside its raw numbers.
 nlohmann::json roofline_inputs(const std::vector<RooflineChapter>& chapters, const MeasurementStore& store,
                                bool book_figure);
 

@@ -5,6 +5,7 @@
 #include "chapter_pass.h"
 #include "output.h"
 #include "reports.h"
+#include "roofline_figure.h"
 
 namespace weave {
 namespace fs = std::filesystem;
@@ -94,8 +95,18 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o, D
                           figures.count(w.chapter->fm.id) > 0});
 
     if (diagnostics.has_errors()) return std::nullopt;
+    // Each roofline figure gets its alt text, its key table and, where counted, its levels figure.
+    Roofs roofs = read_roofs(store);
+    std::map<std::string, std::vector<PlacedPoint>> placed;
+    for (const auto& c : points) {
+        placed[c.id] = place_points(c.id, c.kernels, roofs, 1);
+        auto book_points = place_points(c.id, c.kernels, roofs, static_cast<int>(placed["book"].size()) + 1);
+        placed["book"].insert(placed["book"].end(), book_points.begin(), book_points.end());
+    }
     std::map<std::string, std::string> files;
-    for (const auto& w : woven) files[w.chapter->basename + ".md"] = w.output.markdown;
+    for (const auto& w : woven)
+        files[w.chapter->basename + ".md"] = w.output.figures.empty() ? w.output.markdown
+                                                                       : annotate_figures(w.output.markdown, placed, roofs);
     files["book.json"] = book_json(woven, store, book).dump(2) + "\n";
     files["claims.json"] = claims_json(woven).dump(2) + "\n";
     files["claims.md"] = claims_markdown(woven, store);

@@ -1,7 +1,11 @@
 #!/usr/bin/python3
-"""figures/roofline.py: byte-identical output, drawn only when its inputs change, exit 2 on bad input."""
+"""figures/roofline.py: byte-identical output, drawn only when its inputs change, exit 2 on bad input;
+points placed by counted DRAM bytes (model bytes as hollow markers where no count), the range
+fitted to them, the levels figure only where L2 and L1 bytes were counted."""
+import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -12,6 +16,28 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 SCRIPT = os.path.join(REPO, 'figures', 'roofline.py')
 FIXTURE = os.path.join(HERE, 'fixture', 'woven', 'roofline-inputs.json')
+
+
+def module():
+    spec = importlib.util.spec_from_file_location('roofline', SCRIPT)
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    return loaded
+
+
+def with_counts(data):
+    """The fixture with ncu's counts on its first two kernels (both L2 and L1 on the first)."""
+    kernels = data['chapters'][0]['kernels']
+    kernels[0].update(dram_bytes=536870912, l2_bytes=1073741824, l1_bytes=2147483648)
+    kernels[1].update(dram_bytes=1073741824)
+    data['ceilings'].update(dram_theoretical=4.8e12, read_bandwidth=4.5e12, l2_bandwidth=1.1e13)
+    return data
+
+
+def svg_texts(path):
+    """The texts matplotlib drew (as paths), from the comment it writes beside each."""
+    with open(path) as f:
+        return re.findall(r'<!-- (.*?) -->', f.read())
 
 
 def run(inputs, out):
@@ -70,6 +96,78 @@ class RooflineTest(unittest.TestCase):
         self.assertIn('no-ceilings.json', done.stderr)
         self.assertIn('chapter 3.1', done.stderr)
         self.assertIn('copy_bandwidth', done.stderr)
+
+    def write(self, data, name='inputs.json'):
+        path = os.path.join(self.work, name)
+        with open(path, 'w') as f:
+            json.dump(data, f)
+        return path
+
+    def test_points_are_placed_by_counted_dram_bytes_else_by_model_bytes(self):
+        with open(FIXTURE) as f:
+            path = self.write(with_counts(json.load(f)))
+        (_, _, _, points) = module().load(path)[0]
+        # 2^28 FLOPs over 2^29 counted DRAM bytes, not over the 2^30 model bytes.
+        self.assertEqual((points[0]['intensity'], points[0]['counted']), (0.5, True))
+        self.assertEqual((points[1]['intensity'], points[1]['counted']), (0.25, True))
+        self.assertEqual((points[2]['intensity'], points[2]['counted']), (0.25, False))
+        self.assertEqual((points[0]['l2'], points[0]['l1']), (0.25, 0.125))
+        self.assertEqual([p['number'] for p in points], [1, 2, 3])
+
+    def test_the_legend_says_which_markers_are_counted_and_names_every_roof(self):
+        with open(FIXTURE) as f:
+            path = self.write(with_counts(json.load(f)))
+        out = os.path.join(self.work, 'out')
+        done = run(path, out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        texts = svg_texts(os.path.join(out, 'roofline-3.1.svg'))
+        self.assertIn('placed by DRAM bytes counted by ncu', texts)
+        self.assertIn("placed by the chapter's model bytes (no count)", texts)
+        self.assertIn('FLOP per DRAM byte, ncu count (hollow: model)', texts)
+        for roof in (r'$B_\mathrm{dram}$ 4.8 TB/s (theoretical)', r'$B_\mathrm{read}$ 4.5 TB/s (measured)',
+                     r'$B_\mathrm{copy}$ 4.1 TB/s (measured)'):
+            self.assertIn(roof, texts)
+        self.assertTrue({'1', '2', '3'} <= set(texts), 'numbered markers')
+        self.assertNotIn('v1_interleaved', texts, 'names are in the key table, not on the figure')
+
+    def test_without_counts_every_marker_is_hollow_and_said_so(self):
+        out = os.path.join(self.work, 'out')
+        self.assertEqual(run(FIXTURE, out).returncode, 0)
+        texts = svg_texts(os.path.join(out, 'roofline-3.1.svg'))
+        self.assertIn("placed by the chapter's model bytes (no count)", texts)
+        self.assertNotIn('placed by DRAM bytes counted by ncu', texts)
+        self.assertIn('FLOP per DRAM byte, as the model predicts', texts)
+
+    def test_the_range_holds_every_point_and_fits_them(self):
+        roofline = module()
+        drawing = importlib.import_module('roofline_draw')   # the drawing half, beside the script
+        with open(FIXTURE) as f:
+            path = self.write(with_counts(json.load(f)))
+        (_, _, ceilings, points) = roofline.load(path)[0]
+        for levels in (False, True):
+            (lo_x, hi_x), (lo_y, hi_y) = drawing.axis_range(points, ceilings, levels)
+            for p in points:
+                for key in ('intensity', 'l2', 'l1') if levels else ('intensity',):
+                    if key in p:
+                        self.assertTrue(lo_x < p[key] < hi_x, (key, p))
+                self.assertTrue(lo_y < p['rate'] < hi_y, p)
+            self.assertLess(hi_x / lo_x, 100, 'fitted to the points, not a fixed range')
+
+    def test_levels_figure_only_where_l2_and_l1_are_counted(self):
+        out = os.path.join(self.work, 'plain')
+        self.assertEqual(run(FIXTURE, out).returncode, 0)
+        self.assertFalse(os.path.exists(os.path.join(out, 'roofline-3.1-levels.svg')))
+        self.assertFalse(os.path.exists(os.path.join(out, 'roofline-book-levels.svg')))
+        with open(FIXTURE) as f:
+            path = self.write(with_counts(json.load(f)))
+        out = os.path.join(self.work, 'counted')
+        done = run(path, out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        texts = svg_texts(os.path.join(out, 'roofline-3.1-levels.svg'))
+        self.assertIn('FLOP per byte at each level, counted by ncu', texts)
+        self.assertIn(r'$B_\mathrm{L2}$ 11 TB/s (measured)', texts)
+        self.assertIn('per L2 byte', texts)
+        self.assertTrue(os.path.exists(os.path.join(out, 'roofline-book-levels.svg')))
 
     def test_unreadable_input_exits_2(self):
         done = run(os.path.join(self.work, 'absent.json'), os.path.join(self.work, 'out'))

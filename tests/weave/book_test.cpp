@@ -29,7 +29,9 @@ TEST(Book, WeavesTheFixtureBook) {
     EXPECT_TRUE(contains(alpha, "[1980 MHz]{.measured"));
     EXPECT_TRUE(contains(alpha, "`[alpha/v9@1 : time]{.m}`"));  // inline code untouched
     EXPECT_TRUE(contains(alpha, "// [alpha/v9@1 : time]{.m} inside a code block"));
-    EXPECT_TRUE(contains(alpha, "![The alpha ladder](figures/roofline-1.svg)"));
+    // No counts in the fixture's record: the caption says the points stand on the model's bytes.
+    EXPECT_TRUE(contains(alpha, "![The alpha ladder. Hollow markers: placed by the chapter's model bytes "
+                                "(no DRAM count recorded).](figures/roofline-1.svg){alt=\"Log-log roofline"));
     EXPECT_TRUE(contains(run.printed, "chapters/1-alpha.md:28: warning: claim is broken"));
     EXPECT_TRUE(contains(run.printed, "chapters/2-beta.md:12: warning:"));
 }
@@ -112,7 +114,8 @@ TEST(Book, BookJsonAndRooflineInputs) {
     auto v2 = inputs["chapters"][0]["kernels"][1];
     EXPECT_EQ(v2["flops"], 1048576.0);
     EXPECT_DOUBLE_EQ(v2["flop_rate"].get<double>(), 1048576 / 4e-4);
-    EXPECT_DOUBLE_EQ(v2["intensity"].get<double>(), 0.25);
+    EXPECT_DOUBLE_EQ(v2["model_intensity"].get<double>(), 0.25);
+    EXPECT_EQ(inputs["chapters"][0]["points"][1]["placed_by"], "model_bytes");
     EXPECT_TRUE(inputs["chapters"][1]["kernels"][0]["time"].is_null());
 }
 
@@ -153,6 +156,66 @@ TEST(Book, NothingMeasuredStillWeaves) {
     auto inputs = nlohmann::json::parse(out["roofline-inputs.json"]);
     EXPECT_TRUE(inputs["chapters"].empty());
     EXPECT_TRUE(inputs["figures"].empty());
+}
+
+TEST(Book, RooflinesArePlacedByCountedBytesWithAKeyAndAltText) {
+    FixtureBook book;
+    const std::string record = "book/measurements/testgpu/1.json";
+    book.replace(record, R"("bytes": {"median": 4194304, "min": 4194304, "max": 4194304, "n": 10, "unit": "B"})",
+                 R"("bytes": {"median": 4194304, "min": 4194304, "max": 4194304, "n": 10, "unit": "B"},
+                    "dram_bytes": {"median": 2097152, "min": 2097152, "max": 2097152, "n": 1, "unit": "B"},
+                    "l2_bytes": {"median": 8388608, "min": 8388608, "max": 8388608, "n": 1, "unit": "B"},
+                    "l1_bytes": {"median": 16777216, "min": 16777216, "max": 16777216, "n": 1, "unit": "B"})");
+    auto run = book.weave();
+    ASSERT_EQ(run.status, 0) << run.printed;
+    auto out = book.outputs();
+    auto inputs = nlohmann::json::parse(out["roofline-inputs.json"]);
+    EXPECT_DOUBLE_EQ(inputs["ceilings"]["dram_theoretical"]["value"].get<double>(), 2 * 3201e6 * 6144 / 8);
+    auto chapter = inputs["chapters"][0];
+    EXPECT_EQ(chapter["levels"], true);
+    // v1: the chapter's 2^20 FLOPs over the 2^21 DRAM bytes counted, not over its 4 x 2^20 model bytes.
+    EXPECT_EQ(chapter["points"][0]["placed_by"], "dram_bytes");
+    EXPECT_DOUBLE_EQ(chapter["points"][0]["intensity"].get<double>(), 0.5);
+    EXPECT_DOUBLE_EQ(chapter["points"][0]["l2_intensity"].get<double>(), 0.125);
+    EXPECT_EQ(chapter["kernels"][0]["dram_bytes"], 2097152.0);
+    EXPECT_EQ(chapter["kernels"][0]["number"], 1);
+    // v2 has no count: placed by its model bytes.
+    EXPECT_EQ(chapter["points"][1]["placed_by"], "model_bytes");
+    EXPECT_DOUBLE_EQ(chapter["points"][1]["intensity"].get<double>(), 0.25);
+    EXPECT_TRUE(chapter["points"][1]["l2_intensity"].is_null());
+    EXPECT_EQ(inputs["book_points"].size(), 2u);
+
+    const std::string& alpha = out["1-alpha.md"];
+    for (const char* part : {"Filled markers: placed by DRAM bytes counted by ncu; hollow: by the chapter's model bytes",
+                             "{alt=\"Log-log roofline of chapter 1's 2 measured kernels as numbered markers",
+                             "1 by DRAM bytes counted by ncu, 1 by the chapter's model bytes",
+                             "Roofs drawn: B_dram 4.92 TB/s (theoretical), B_copy 4.00 TB/s.",
+                             "2 kernels sit left of the ridge, measured against B_copy, from 0.052% (v1_naive) to 0.26% (v2_fast) of it.",
+                             "::: {.roofline-key}\n| # | kernel | FLOP/B | FLOP/s | of roof |",
+                             "| 1 | `v1_naive` | 0.500 | 1.05 G | 0.052% $B_\\text{copy}$ |",
+                             "| 2 | `v2_fast` | 0.250 ○ | 2.62 G | 0.26% $B_\\text{copy}$ |",
+                             "○ placed by the chapter's model bytes",
+                             "](figures/roofline-1-levels.svg){alt=\"Hierarchical roofline of chapter 1"})
+        EXPECT_TRUE(contains(alpha, part)) << part << "\n" << alpha;
+    // The key follows the figure's paragraph; the levels figure follows the key.
+    EXPECT_LT(alpha.find("roofline-1.svg"), alpha.find("{.roofline-key}"));
+    EXPECT_LT(alpha.find("{.roofline-key}"), alpha.find("roofline-1-levels.svg"));
+}
+
+TEST(Book, WithoutCountsNoLevelsFigureAndTwoFiguresInOneParagraphEachGetAKey) {
+    FixtureBook book;
+    ASSERT_EQ(book.weave().status, 0);
+    auto out = book.outputs();
+    EXPECT_FALSE(contains(out["1-alpha.md"], "-levels.svg"));
+    EXPECT_EQ(nlohmann::json::parse(out["roofline-inputs.json"])["chapters"][0]["levels"], false);
+    // Beta is not measured: its figure has nothing to key. The book's figure, in the same
+    // paragraph, gets its alt text and its key after the paragraph.
+    const std::string& beta = out["2-beta.md"];
+    EXPECT_TRUE(contains(beta, "figures/roofline-book.svg){alt=\"Log-log roofline of every chapter's 2 measured kernels"));
+    size_t key = beta.find("::: {.roofline-key}");
+    ASSERT_NE(key, std::string::npos) << beta;
+    EXPECT_LT(beta.find("roofline-book.svg"), key);
+    EXPECT_TRUE(contains(beta.substr(key), "| 1 | 1 `v1_naive` |"));
 }
 
 }  // namespace
