@@ -14,7 +14,7 @@ import os
 import re
 import sys
 
-SERIES = [('waves/staircase_b1', 'b = 1 (W = N_SM)'), ('waves/staircase_b4', 'b = 4 (W = 4 N_SM)')]
+SERIES = [('waves/staircase_b1', '$b = 1$: $W = N_\\mathrm{SM}$'), ('waves/staircase_b4', '$b = 4$: $W = 4\\,N_\\mathrm{SM}$')]
 
 
 def series(results, name):
