@@ -30,6 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 BOOK = os.path.dirname(HERE)
 REPO = os.path.dirname(BOOK)
 ROOFLINE = os.path.join(REPO, 'figures', 'roofline.py')
+PLOTS = os.path.join(REPO, 'figures', 'plots')   # one script a figure: PLOT RECORDS_DIR OUT_DIR
 ASSETS = ['style.css', 'book.js']
 
 
@@ -66,6 +67,23 @@ def draw_figures(woven, staging):
         raise RuntimeError('figures/roofline.py failed (exit %d):\n%s' % (done.returncode, done.stderr.strip()))
 
 
+def draw_plots(woven, staging):
+    """Runs every figures/plots/*.py on this GPU's records; each writes its own SVG into figures/."""
+    inputs = os.path.join(woven, 'roofline-inputs.json')
+    slug = ''
+    if os.path.exists(inputs):
+        import json
+        with open(inputs) as f:
+            slug = json.load(f).get('gpu_slug') or ''
+    records = os.path.join(BOOK, 'measurements', slug)
+    for script in sorted(glob.glob(os.path.join(PLOTS, '*.py'))):
+        done = subprocess.run([sys.executable, script, records, os.path.join(staging, 'figures')],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError('%s failed (exit %d):\n%s' % (os.path.relpath(script, REPO), done.returncode,
+                                                            done.stderr.strip()))
+
+
 def index_extras(staging, chapters, hrefs):
     extras = [(h, 'Chapter %s: its code, to build on its own' % c['id']) for c, h in zip(chapters, hrefs) if h]
     if os.path.exists(os.path.join(staging, 'figures', 'roofline-book.svg')):
@@ -85,9 +103,11 @@ def render(out, woven, src_dir, jobs):
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(2, jobs)) as pool:
             api_job = pool.submit(apidocs.build, chapters, src_dir, staging, state)
             figure_job = pool.submit(draw_figures, woven, staging)
+            plot_job = pool.submit(draw_plots, woven, staging)
             download_jobs = [pool.submit(downloads.build, c, src_dir, staging, state) for c in chapters]
             map_file, map_digest, api_record = api_job.result()
             figure_job.result()
+            plot_job.result()
             download_results = [j.result() for j in download_jobs]
             hrefs = [href for href, _ in download_results]
             records = [r for _, r in download_results if r] + ([api_record] if api_record else [])

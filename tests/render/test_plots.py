@@ -1,0 +1,70 @@
+#!/usr/bin/python3
+"""figures/plots/*.py: each draws its SVG from a record byte-identically, draws a 'not measured'
+panel when the record is absent (so the page's link is never broken), and exits 2 on a bad record."""
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+STAIRCASE = os.path.join(REPO, 'figures', 'plots', 'waves-staircase.py')
+
+
+def staircase_record():
+    """A synthetic chapter 1.2 record: two staircases on a 132-SM GPU."""
+    results = {}
+    for name, wave, grids in (('waves/staircase_b1', 132, range(1, 595)),
+                              ('waves/staircase_b4', 528, range(33, 2113, 33))):
+        for g in grids:
+            predicted = 2.5e-6 + math.ceil(g / wave) * 25e-6
+            results['%s@%d' % (name, g)] = {
+                'time': {'median': predicted * 1.01, 'min': predicted, 'max': predicted * 1.02, 'n': 3, 'unit': 's'},
+                'predicted_time': {'median': predicted, 'min': predicted, 'max': predicted, 'n': 3, 'unit': ''}}
+    return {'gpu': 'NVIDIA H200', 'date': '2026-11-30T10:00:00Z', 'results': results}
+
+
+class StaircaseTest(unittest.TestCase):
+    def setUp(self):
+        self.work = tempfile.mkdtemp(prefix='plots-test.')
+        self.addCleanup(shutil.rmtree, self.work)
+        self.records = os.path.join(self.work, 'records')
+        os.makedirs(self.records)
+
+    def draw(self, out):
+        return subprocess.run([sys.executable, STAIRCASE, self.records, os.path.join(self.work, out)],
+                              capture_output=True, text=True)
+
+    def svg(self, out):
+        with open(os.path.join(self.work, out, 'waves-staircase.svg'), 'rb') as f:
+            return f.read()
+
+    def test_draws_byte_identically(self):
+        with open(os.path.join(self.records, '1.2.json'), 'w') as f:
+            json.dump(staircase_record(), f)
+        for out in ('a', 'b'):
+            done = self.draw(out)
+            self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertTrue(self.svg('a').startswith(b'<?xml'))
+        self.assertEqual(self.svg('a'), self.svg('b'))
+        self.assertNotIn(b'<dc:date>', self.svg('a'))
+
+    def test_without_a_record_says_not_measured(self):
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(b'not measured', self.svg('a'))
+
+    def test_a_record_without_the_staircase_is_an_error(self):
+        with open(os.path.join(self.records, '1.2.json'), 'w') as f:
+            json.dump({'results': {'waves/peer_empty@1': {}}}, f)
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 2)
+        self.assertIn('1.2.json', done.stderr)
+
+
+if __name__ == '__main__':
+    unittest.main()
