@@ -127,6 +127,15 @@ TEST(LoadedRead, EveryPointReadsExactlyTheBytesItClaims) {
   }
 }
 
+TEST(LoadedRead, LoadedDramLatencyIsPlausibleAndMeasuredOnce) {
+  REQUIRE_GPU();
+  const double latency = bench::loaded_dram_latency();
+  RecordProperty("loaded_dram_latency_us", std::to_string(latency * 1e6));
+  EXPECT_GT(latency, 50e-9);  // no DRAM answers in less than a hundred clocks
+  EXPECT_LT(latency, 5e-6);   // nor takes thousands of them when nothing queues
+  EXPECT_EQ(bench::loaded_dram_latency(), latency);  // the same number: measured once per process
+}
+
 TEST(ReadStream, ReadsEveryElementOncePerPass) {
   REQUIRE_GPU();
   const int blocks = bench::read_stream_blocks();
