@@ -113,7 +113,7 @@ BENCHMARK_CAPTURE(bm_copy, warm, bench::Flush::no)
     ->Apply(bench::gpu_benchmark);
 #line 1163 "chapters/A-bench.md"
 
-#line 2271 "chapters/A-bench.md"
+#line 2270 "chapters/A-bench.md"
 void bm_memcpy(benchmark::State& state) {
   const auto bytes_per_buffer = static_cast<std::size_t>(state.range(0));
   try {
@@ -138,7 +138,7 @@ BENCHMARK(bm_memcpy)
     ->Apply(bench::gpu_benchmark);
 #line 1165 "chapters/A-bench.md"
 
-#line 2174 "chapters/A-bench.md"
+#line 2173 "chapters/A-bench.md"
 void bm_read(benchmark::State& state) {
   const auto bytes = static_cast<std::size_t>(state.range(0));
   try {
@@ -202,7 +202,7 @@ BENCHMARK(bm_l2_read)
     ->Apply(bench::gpu_benchmark);
 #line 1167 "chapters/A-bench.md"
 
-#line 2238 "chapters/A-bench.md"
+#line 2237 "chapters/A-bench.md"
 // B_smem: Arg rounds of four 16-byte shared loads per thread, every SM full.
 void bm_shared_read(benchmark::State& state) {
   const int rounds = static_cast<int>(state.range(0));
@@ -227,7 +227,7 @@ BENCHMARK(bm_shared_read)
     ->Apply(bench::gpu_benchmark);
 #line 1169 "chapters/A-bench.md"
 
-#line 2302 "chapters/A-bench.md"
+#line 2301 "chapters/A-bench.md"
 constexpr int kChaseSteps = 8192;
 constexpr double kLatencyMinSeconds = 0.01;
 
