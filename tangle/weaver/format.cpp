@@ -124,6 +124,8 @@ std::optional<std::string> format_value(double value, const Unit& unit, const st
                 (unit.dimensionless() ? std::string("no unit (a plain number)") : to_string(unit));
         return std::nullopt;
     }
+    // A clock recorded in MHz (a *_mhz quantity) is in MHz, not in the base unit Hz.
+    if (!unit.known && std::string(unit.suffix) == "MHz" && fixed->second == units::hertz) value *= 1e6;
     return significant(value / fixed->first, digits) + " " + shown;
 }
 

@@ -48,6 +48,8 @@ TEST(Format, PlainNumbers) {
     EXPECT_EQ(shown(0.9312, units::none), "0.931");
     EXPECT_EQ(shown(268435456, units::none), "2.68×10^8^");
     EXPECT_EQ(shown(1980, units::megahertz_as_recorded), "1980 MHz");
+    EXPECT_EQ(shown(1980, units::megahertz_as_recorded, "MHz"), "1980 MHz");  // recorded in MHz
+    EXPECT_EQ(shown(1980, units::megahertz_as_recorded, "GHz"), "1.98 GHz");
 }
 
 TEST(Format, PercentAndRatio) {
