@@ -151,6 +151,18 @@ QUANTITY_UNITS = {
 }
 
 
+
+def quantity_unit(name):
+    """The unit a counter is recorded in: the table above, else by its suffix (a model's
+    `predicted_time` is seconds, a `model_bytes` bytes), else none."""
+    if name in QUANTITY_UNITS:
+        return QUANTITY_UNITS[name]
+    if name.endswith('_time'):
+        return 's'
+    if name.endswith('_bytes'):
+        return 'B'
+    return ''
+
 def result_key(run_name):
     """'reduce/v1/268435456/min_time:0.050/repeats:10/manual_time' -> 'reduce/v1@268435456'."""
     parts = []
@@ -203,7 +215,7 @@ def parse_benchmark_json(data, source):
         if 'sm_clock_mhz' in run:
             clocks.append(float(run['sm_clock_mhz']))
     results = {
-        key: {q: summarize(v, QUANTITY_UNITS.get(q, '')) for q, v in quantities.items()}
+        key: {q: summarize(v, quantity_unit(q)) for q, v in quantities.items()}
         for key, quantities in samples.items()
     }
     return results, clocks

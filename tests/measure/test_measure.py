@@ -41,6 +41,15 @@ class ResultKey(unittest.TestCase):
         self.assertEqual(measure.result_key('42/7'), '42@7')
 
 
+class QuantityUnit(unittest.TestCase):
+    def test_known_names_then_suffixes_then_none(self):
+        self.assertEqual(measure.quantity_unit('bandwidth'), 'B/s')
+        self.assertEqual(measure.quantity_unit('predicted_time'), 's')
+        self.assertEqual(measure.quantity_unit('model_bytes'), 'B')
+        self.assertEqual(measure.quantity_unit('bytes_in_flight_per_sm'), '')
+        self.assertEqual(measure.quantity_unit('waves'), '')
+
+
 class ParseBenchmark(unittest.TestCase):
     def test_statistics_per_quantity_in_seconds(self):
         data = {'context': {}, 'benchmarks': [
