@@ -48,7 +48,7 @@ struct Buffers {
 // The model's prediction and the launch's shape, as counters of the result.
 void set_counters(benchmark::State& state, std::int64_t threads, std::int64_t working_threads,
                   int iters, std::int64_t warp_instructions) {
-  state.counters["threads"] = static_cast<double>(threads);
+  state.counters["launched_threads"] = static_cast<double>(threads);
   state.counters["working_threads"] = static_cast<double>(working_threads);
   state.counters["iters"] = iters;
   state.counters["warps"] = static_cast<double>(warps::model::warps_for(threads));
