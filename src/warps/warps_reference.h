@@ -20,10 +20,11 @@ inline float path_a(float v, int iters) {
   return (acc[0] + acc[1]) + (acc[2] + acc[3]);
 }
 
-// The product of two floats is exact in double; rounding it to float gives __fmul_rn's result,
-// and the add that follows cannot be fused with a multiply the compiler no longer sees.
+// a * b rounded to float, as __fmul_rn: stored to and reloaded from a volatile, so that the host
+// compiler cannot fuse it with the add that follows (-ffp-contract=fast may, on FMA targets).
 inline float rounded_product(float a, float b) {
-  return static_cast<float>(static_cast<double>(a) * static_cast<double>(b));
+  volatile float product = a * b;
+  return product;
 }
 
 inline float path_b(float v, int iters) {
