@@ -4,13 +4,14 @@
 // Chapter 1.4's model, written before any kernel: the time of a step of K small dependent kernels
 // launched four ways. Host-only and constexpr, so the chapter's tests check it without a GPU.
 //
-//   Costs                 t_launch_tp, t_node, t_body, t_hold: the inputs, measured per process
+//   Costs                 t_launch_tp, t_node, t_body, t_hold, t_1: the inputs, measured per process
 //   kernel_time           t_k = t_node + t_body: what the GPU spends on one tiny kernel
 //   stream_time           max(K t_launch_tp - t_hold + t_k, K t_k): K launches from the host
 //   graph_time            K t_k: the same K kernels replayed from one graph launch
+//   graph_pdl_time        K t_body: a graph whose kernels overlap their neighbours' start and end
 //   batched_time          stream_time(L): L launches, each over all B items
 //   batched_graph_time    graph_time(L)
-//   fused_time            t_k: one launch, one pass
+//   fused_time            t_1: one launch, one pass, timed like a lone tiny kernel
 //   idle_gap              max(0, t_launch_tp - t_k): the GPU's idle time between two stream launches
 //   graph_speedup         stream_time / graph_time
 
@@ -21,6 +22,7 @@ struct Costs {
   double node = 0;       // t_node: the GPU's time per kernel that does nothing, in a graph (s)
   double body = 0;       // t_body: what one tiny kernel's work adds to t_node (s)
   double hold = 0;       // t_hold: how long the stream is busy before the step is timed (s)
+  double single = 0;     // t_1: one tiny kernel alone, from the start event to the stop event (s)
 };
 
 constexpr double max_of(double a, double b) { return a > b ? a : b; }
@@ -40,12 +42,19 @@ constexpr double graph_time(int kernels, const Costs& c) {
   return kernels <= 0 ? 0.0 : kernels * kernel_time(c);
 }
 
+// The same graph with programmatic dependent launch: each kernel's blocks are resident before its
+// predecessor ends, so at best the GPU's per-kernel start and drain hide and only the work remains.
+constexpr double graph_pdl_time(int kernels, const Costs& c) {
+  return kernels <= 0 ? 0.0 : kernels * c.body;
+}
+
 // One launch per layer over all B items: L kernels, whatever B (while B items fit one wave).
 constexpr double batched_time(int layers, const Costs& c) { return stream_time(layers, c); }
 constexpr double batched_graph_time(int layers, const Costs& c) { return graph_time(layers, c); }
 
-// One kernel for the whole step: one start, one pass (its L FMAs per element are nanoseconds).
-constexpr double fused_time(const Costs& c) { return kernel_time(c); }
+// One kernel for the whole step: one start, one pass (its L FMAs per element are nanoseconds), so
+// it costs what one tiny kernel alone costs.
+constexpr double fused_time(const Costs& c) { return c.single; }
 
 // The GPU's idle time between two consecutive stream launches.
 constexpr double idle_gap(const Costs& c) { return max_of(0.0, c.launch_tp - kernel_time(c)); }
