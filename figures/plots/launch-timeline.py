@@ -71,13 +71,14 @@ def main(argv):
         for row, ((label, bars), color) in enumerate(zip(rows, colors)):
             y = len(rows) - 1 - row
             spans = [(s * 1e6, max(e - s, 0.0) * 1e6) for s, e in bars]
-            ax.broken_barh(spans, (y - 0.35, 0.7), facecolors=color, edgecolor='white', linewidth=0.3)
+            # An outline of the bar's own colour keeps a sub-microsecond kernel visible at this scale.
+            ax.broken_barh(spans, (y - 0.35, 0.7), facecolors=color, edgecolor=color, linewidth=0.6)
             last = max(s + w for s, w in spans)
             end_us = max(end_us, last)
             ax.text(last, y, '  %d kernels, %.0f µs' % (len(bars), last), va='center', fontsize=8)
         ax.set_yticks(range(len(rows)))
         ax.set_yticklabels([label for label, _ in reversed(rows)])
-        ax.set_xlim(0, end_us * 1.25)
+        ax.set_xlim(0, end_us * 1.35)
         ax.set_ylim(-0.6, len(rows) - 0.4)
         ax.set_xlabel('time after the first kernel starts (µs, GPU global timer)')
         ax.grid(True, axis='x', linewidth=0.3, alpha=0.6)
