@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""figures/plots/*.py: each draws its SVG from a record byte-identically, draws a 'not measured'
-panel when the record is absent (so the page's link is never broken), and exits 2 on a bad record."""
+"""figures/plots/*.py (waves-staircase.py, launch-timeline.py): each draws its SVG from a record
+byte-identically, draws a 'not measured' panel when the record is absent (so the page's link is
+never broken), and exits 2 on a bad record."""
 import json
 import math
 import os
@@ -13,6 +14,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 STAIRCASE = os.path.join(REPO, 'figures', 'plots', 'waves-staircase.py')
+TIMELINE = os.path.join(REPO, 'figures', 'plots', 'launch-timeline.py')
 
 
 def staircase_record():
@@ -64,6 +66,69 @@ class StaircaseTest(unittest.TestCase):
         done = self.draw('a')
         self.assertEqual(done.returncode, 2)
         self.assertIn('1.2.json', done.stderr)
+
+
+def timeline_record(kernels=50):
+    """A synthetic chapter 1.4 record: a stream step with 3 us gaps, a graph step with 0.2 us gaps."""
+    results = {}
+    for key, gap in (('launch/timeline_stream@50', 3e-6), ('launch/timeline_graph@50', 0.2e-6)):
+        quantities = {}
+        for k in range(kernels):
+            start = k * (1e-6 + gap)
+            for name, value in (('k%02d_start' % k, start), ('k%02d_end' % k, start + 1e-6)):
+                quantities[name] = {'median': value, 'min': value, 'max': value, 'n': 10, 'unit': ''}
+        results[key] = quantities
+    return {'gpu': 'NVIDIA H200', 'date': '2026-11-30T10:00:00Z', 'results': results}
+
+
+class TimelineTest(unittest.TestCase):
+    def setUp(self):
+        self.work = tempfile.mkdtemp(prefix='plots-test.')
+        self.addCleanup(shutil.rmtree, self.work)
+        self.records = os.path.join(self.work, 'records')
+        os.makedirs(self.records)
+
+    def write(self, record):
+        with open(os.path.join(self.records, '1.4.json'), 'w') as f:
+            json.dump(record, f)
+
+    def draw(self, out):
+        return subprocess.run([sys.executable, TIMELINE, self.records, os.path.join(self.work, out)],
+                              capture_output=True, text=True)
+
+    def svg(self, out):
+        with open(os.path.join(self.work, out, 'launch-timeline.svg'), 'rb') as f:
+            return f.read()
+
+    def test_draws_byte_identically(self):
+        self.write(timeline_record())
+        for out in ('a', 'b'):
+            done = self.draw(out)
+            self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertTrue(self.svg('a').startswith(b'<?xml'))
+        self.assertEqual(self.svg('a'), self.svg('b'))
+        self.assertNotIn(b'<dc:date>', self.svg('a'))
+        self.assertIn(b'CUDA graph', self.svg('a'))
+
+    def test_without_a_record_says_not_measured(self):
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(b'not measured', self.svg('a'))
+
+    def test_a_record_without_the_timelines_is_an_error(self):
+        self.write({'results': {'launch/v1_stream@50x1': {}}})
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 2)
+        self.assertIn('1.4.json', done.stderr)
+        self.assertIn('timeline_stream', done.stderr)
+
+    def test_a_kernel_without_its_end_is_an_error(self):
+        record = timeline_record()
+        del record['results']['launch/timeline_graph@50']['k07_end']
+        self.write(record)
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 2)
+        self.assertIn('kernel 7', done.stderr)
 
 
 if __name__ == '__main__':
