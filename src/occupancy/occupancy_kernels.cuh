@@ -62,8 +62,11 @@ __global__ void __launch_bounds__(kRodThreads, 16)
 // Thread g of G reads data[g], data[g + G], ... : rounds of L loads, all issued before any is
 // used, then the ragged rest one at a time. Its sum is stored when store_every_sum (tests), or
 // when it is negative (never, on positive data: the compiler must keep the loads all the same).
+// The bounds ask for 16 resident blocks of 128 threads: at most 32 registers, so every b up to
+// 16 fits for every L (eight float4 are 32 registers of data, and the compiler manages without
+// spilling: nvcc --resource-usage says so).
 template <int kLoads>
-__global__ void __launch_bounds__(kStreamThreads)
+__global__ void __launch_bounds__(kStreamThreads, 16)
     stream_read(const float4* __restrict__ data, std::size_t count, float* sums, bool store_every_sum) {
   const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
