@@ -109,10 +109,10 @@ def main(argv):
         right.set_xlabel('resident warps per SM (64 = full occupancy)')
         right.set_ylabel('bandwidth (TB/s)')
         right.set_title('The same points against occupancy', fontsize=10)
-        for ax in (left, right):
+        for ax, corner in ((left, 'upper left'), (right, 'lower right')):
             ax.set_ylim(0, max(max(p[4] for p in points), ceiling) / 1e12 * 1.1)
             ax.grid(True, linewidth=0.3, alpha=0.6)
-            ax.legend(loc='lower right', fontsize=7, frameon=False)
+            ax.legend(loc=corner, fontsize=7, frameon=False)
         fig.suptitle('Streaming read, %s, %s' % (data.get('gpu', '?'), data.get('date', '?')[:10]), fontsize=10)
         fig.tight_layout()
     temporary = target + '.tmp'
