@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""figures/plots/*.py (waves-staircase.py, launch-timeline.py): each draws its SVG from a record
+"""figures/plots/*.py (waves-staircase.py, launch-timeline.py, occupancy-littles-law.py): each draws its SVG from a record
 byte-identically, draws a 'not measured' panel when the record is absent (so the page's link is
 never broken), and exits 2 on a bad record."""
 import json
@@ -15,6 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 STAIRCASE = os.path.join(REPO, 'figures', 'plots', 'waves-staircase.py')
 TIMELINE = os.path.join(REPO, 'figures', 'plots', 'launch-timeline.py')
+LITTLE = os.path.join(REPO, 'figures', 'plots', 'occupancy-littles-law.py')
 
 
 def staircase_record():
@@ -129,6 +130,59 @@ class TimelineTest(unittest.TestCase):
         done = self.draw('a')
         self.assertEqual(done.returncode, 2)
         self.assertIn('kernel 7', done.stderr)
+
+
+
+def stream_record():
+    """A synthetic chapter 1.3 record: the streaming sweep on a 132-SM GPU, lambda 0.39 us, 4.5 TB/s."""
+    results = {}
+    for warps in (4, 8, 16, 32, 64):
+        for per_thread in (16, 32, 64, 128):
+            q = warps * 32 * per_thread
+            b = min(132 * q / 0.39e-6, 4.5e12) * 0.95
+            one = lambda v, unit='': {'median': v, 'min': v, 'max': v, 'n': 5, 'unit': unit}
+            results['occupancy/stream@%dx%d' % (warps, per_thread)] = {
+                'bandwidth': {'median': b, 'min': b * 0.98, 'max': b * 1.01, 'n': 5, 'unit': 'B/s'},
+                'latency': one(0.39e-6, 's'), 'read_ceiling': one(4.5e12)}
+    return {'gpu': 'NVIDIA H200', 'date': '2026-11-30T10:00:00Z', 'context': {'sm_count': 132}, 'results': results}
+
+
+class LittlesLawTest(unittest.TestCase):
+    def setUp(self):
+        self.work = tempfile.mkdtemp(prefix='plots-test.')
+        self.addCleanup(shutil.rmtree, self.work)
+        self.records = os.path.join(self.work, 'records')
+        os.makedirs(self.records)
+
+    def draw(self, out):
+        return subprocess.run([sys.executable, LITTLE, self.records, os.path.join(self.work, out)],
+                              capture_output=True, text=True)
+
+    def svg(self, out):
+        with open(os.path.join(self.work, out, 'occupancy-littles-law.svg'), 'rb') as f:
+            return f.read()
+
+    def test_draws_byte_identically(self):
+        with open(os.path.join(self.records, '1.3.json'), 'w') as f:
+            json.dump(stream_record(), f)
+        for out in ('a', 'b'):
+            done = self.draw(out)
+            self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertTrue(self.svg('a').startswith(b'<?xml'))
+        self.assertEqual(self.svg('a'), self.svg('b'))
+        self.assertNotIn(b'<dc:date>', self.svg('a'))
+
+    def test_without_a_record_says_not_measured(self):
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(b'not measured', self.svg('a'))
+
+    def test_a_record_without_the_sweep_is_an_error(self):
+        with open(os.path.join(self.records, '1.3.json'), 'w') as f:
+            json.dump({'context': {'sm_count': 132}, 'results': {'occupancy/peer_read_stream@1': {}}}, f)
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 2)
+        self.assertIn('1.3.json', done.stderr)
 
 
 if __name__ == '__main__':
