@@ -133,7 +133,7 @@ RUN_FIELDS = {
 TIME_UNITS = {'ns': 1e-9, 'us': 1e-6, 'ms': 1e-3, 's': 1.0}
 QUANTITY_UNITS = {
     'time': 's', 'bytes': 'B', 'flops': 'FLOP', 'bandwidth': 'B/s', 'flop_rate': 'FLOP/s',
-    'sm_clock_mhz': 'MHz',
+    'sm_clock_mhz': 'MHz', 'latency': 's',
 }
 
 
@@ -315,12 +315,60 @@ def sources_sha256(root, paths):
 
 # The machine's ceilings: name in machine.json -> (benchmark name in appendix A, quantity).
 CEILINGS = {
-    'copy_bandwidth': ('bench/copy_bandwidth', 'bandwidth'),
+    'copy_kernel_bandwidth': ('bench/copy_bandwidth', 'bandwidth'),
+    'memcpy_bandwidth': ('bench/memcpy_bandwidth', 'bandwidth'),
+    'read_bandwidth': ('bench/read_bandwidth', 'bandwidth'),
+    'l2_bandwidth': ('bench/l2_bandwidth', 'bandwidth'),
+    'shared_bandwidth': ('bench/shared_bandwidth', 'bandwidth'),
+    'dram_latency': ('bench/dram_latency', 'latency'),
     'fp32_fma_rate': ('bench/fp32_fma_rate', 'flop_rate'),
     'bf16_tensor_rate': ('bench/bf16_tensor_rate', 'flop_rate'),
     'launch_latency': ('bench/launch_latency', 'time'),
     'launch_throughput': ('bench/launch_throughput', 'time'),
 }
+
+# Ceilings that are the best of others: B_copy is the faster of the copy kernel and the driver's
+# copy, by median; machine.json records which one in the ceiling's "from".
+BEST_OF = {
+    'copy_bandwidth': ('copy_kernel_bandwidth', 'memcpy_bandwidth'),
+}
+
+# lambda, the loaded DRAM latency: the median of the `latency` medians of the loaded sweep's points
+# with at most LOADED_LATENCY_MAX_BYTES in flight per SM. The bound is the harness's
+# kLoadedLatencyMaxBytesInFlight (src/bench/latency.cuh), which bench::loaded_dram_latency() uses:
+# the two must agree.
+LOADED_LATENCY = 'dram_latency_loaded'
+LOADED_SWEEP = 'bench/loaded_latency'
+LOADED_LATENCY_MAX_BYTES = 4096
+
+
+def loaded_latency_from(results, source, read_bandwidth=None):
+    """The ceiling dram_latency_loaded from the sweep's results; "from" lists the points used.
+    A point whose bandwidth is not below half of read_bandwidth is past the knee: said, not fatal."""
+    points = []
+    for key, quantities in results.items():
+        if not key.startswith(LOADED_SWEEP + '@'):
+            continue
+        if 'latency' not in quantities or 'bytes_in_flight_per_sm' not in quantities:
+            raise MeasureError(f'{source}: {key} has no latency or bytes_in_flight_per_sm')
+        if quantities['bytes_in_flight_per_sm']['median'] <= LOADED_LATENCY_MAX_BYTES:
+            points.append(key)
+    if not points:
+        raise MeasureError(f'{source}: no {LOADED_SWEEP} point with at most {LOADED_LATENCY_MAX_BYTES} '
+                           'bytes in flight per SM; machine.json needs them for dram_latency_loaded')
+    points.sort(key=lambda k: results[k]['bytes_in_flight_per_sm']['median'])
+    latencies = [results[k]['latency'] for k in points]
+    if read_bandwidth:
+        for key in points:
+            bandwidth = results[key].get('bandwidth', {}).get('median', 0.0)
+            if bandwidth >= 0.5 * read_bandwidth:
+                print(f'measure: note: {key} reaches {bandwidth / read_bandwidth:.0%} of read_bandwidth: '
+                      'it may be past the knee, and dram_latency_loaded too high', file=sys.stderr)
+    return {
+        'median': statistics.median(q['median'] for q in latencies),
+        'min': min(q['min'] for q in latencies), 'max': max(q['max'] for q in latencies),
+        'n': len(points), 'unit': 's', 'from': points,
+    }
 
 
 def ceilings_from(results, source):
@@ -333,7 +381,17 @@ def ceilings_from(results, source):
         if quantity not in results[keys[0]]:
             raise MeasureError(f'{source}: {keys[0]} has no {quantity}')
         ceilings[ceiling] = results[keys[0]][quantity]
+    for ceiling, candidates in BEST_OF.items():
+        best = max(candidates, key=lambda name: ceilings[name]['median'])
+        ceilings[ceiling] = dict(ceilings[best], **{'from': best})
+    read = ceilings.get('read_bandwidth', {}).get('median')
+    ceilings[LOADED_LATENCY] = loaded_latency_from(results, source, read)
     return ceilings
+
+
+def ceiling_names():
+    """Every ceiling machine.json holds: measured, best-of, and the loaded latency."""
+    return list(CEILINGS) + list(BEST_OF) + [LOADED_LATENCY]
 
 
 def utc_now():

@@ -200,22 +200,85 @@ class ContextAndCeilings(unittest.TestCase):
         self.assertEqual(measure.gpu_slug('NVIDIA GeForce RTX 4090 (laptop)'),
                          'nvidia-geforce-rtx-4090-laptop')
 
-    def test_ceilings_pick_each_benchmark_quantity(self):
+    @staticmethod
+    def appendix_a_results(copy=4e12, memcpy=4.2e12):
+        """One result per ceiling benchmark, and a loaded sweep of 1 to 64 KiB per SM."""
         stat = {'median': 1.0, 'min': 1.0, 'max': 1.0, 'n': 1, 'unit': ''}
         results = {
-            'bench/copy_bandwidth@2147483648': {'bandwidth': dict(stat, median=4e12)},
+            'bench/copy_bandwidth@2147483648': {'bandwidth': dict(stat, median=copy)},
+            'bench/memcpy_bandwidth@2147483648': {'bandwidth': dict(stat, median=memcpy)},
             'bench/copy_cold_l2@16777216': {'bandwidth': stat},
+            'bench/read_bandwidth@2147483648': {'bandwidth': dict(stat, median=4.5e12)},
+            'bench/l2_bandwidth@16777216': {'bandwidth': stat},
+            'bench/shared_bandwidth@1024': {'bandwidth': stat},
+            'bench/dram_latency@268435456': {'latency': dict(stat, median=6e-7)},
+            'bench/dram_latency_wide@4294967296': {'latency': dict(stat, median=9e-7)},
             'bench/fp32_fma_rate@16384': {'flop_rate': stat},
             'bench/bf16_tensor_rate@8192': {'flop_rate': stat},
             'bench/launch_latency@1': {'time': stat},
             'bench/launch_throughput@1000': {'time': stat},
         }
+        # latency 0.40, 0.44, 0.42 us below the knee, then growing; bandwidth = 132 q / latency
+        for q, latency in [(1024, 4.0e-7), (2048, 4.4e-7), (4096, 4.2e-7), (8192, 5e-7), (65536, 2e-6)]:
+            results[f'bench/loaded_latency@{q}'] = {
+                'latency': dict(stat, median=latency, min=0.9 * latency, max=1.1 * latency, unit='s'),
+                'bytes_in_flight_per_sm': dict(stat, median=q),
+                'bandwidth': dict(stat, median=132 * q / latency),
+            }
+        return results
+
+    def test_ceilings_pick_each_benchmark_quantity(self):
+        results = self.appendix_a_results()
         ceilings = measure.ceilings_from(results, 'b.json')
-        self.assertEqual(sorted(ceilings), sorted(measure.CEILINGS))
-        self.assertEqual(ceilings['copy_bandwidth']['median'], 4e12)
+        self.assertEqual(sorted(ceilings), sorted(measure.ceiling_names()))
+        self.assertEqual(ceilings['copy_kernel_bandwidth']['median'], 4e12)
+        self.assertEqual(ceilings['dram_latency']['median'], 6e-7)  # not the wide chase
         del results['bench/launch_latency@1']
         with self.assertRaisesRegex(measure.MeasureError, 'b.json: expected one result for bench/launch_latency'):
             measure.ceilings_from(results, 'b.json')
+
+    def test_copy_bandwidth_is_the_faster_copy_and_says_which(self):
+        ceilings = measure.ceilings_from(self.appendix_a_results(copy=4e12, memcpy=4.2e12), 'b.json')
+        self.assertEqual(ceilings['copy_bandwidth']['median'], 4.2e12)
+        self.assertEqual(ceilings['copy_bandwidth']['from'], 'memcpy_bandwidth')
+        self.assertNotIn('from', ceilings['memcpy_bandwidth'])  # a copy, not the same object
+        ceilings = measure.ceilings_from(self.appendix_a_results(copy=4.3e12, memcpy=4.2e12), 'b.json')
+        self.assertEqual(ceilings['copy_bandwidth']['median'], 4.3e12)
+        self.assertEqual(ceilings['copy_bandwidth']['from'], 'copy_kernel_bandwidth')
+
+    def test_loaded_latency_is_the_median_of_the_points_below_the_knee(self):
+        lam = measure.ceilings_from(self.appendix_a_results(), 'b.json')['dram_latency_loaded']
+        self.assertAlmostEqual(lam['median'], 4.2e-7)  # of 0.40, 0.44, 0.42: not 0.5 or 2.0
+        self.assertAlmostEqual(lam['min'], 0.9 * 4.0e-7)
+        self.assertAlmostEqual(lam['max'], 1.1 * 4.4e-7)
+        self.assertEqual(lam['unit'], 's')
+        self.assertEqual(lam['n'], 3)
+        self.assertEqual(lam['from'], ['bench/loaded_latency@1024', 'bench/loaded_latency@2048',
+                                       'bench/loaded_latency@4096'])
+
+    def test_loaded_latency_needs_low_points(self):
+        results = self.appendix_a_results()
+        for q in (1024, 2048, 4096):
+            del results[f'bench/loaded_latency@{q}']
+        with self.assertRaisesRegex(measure.MeasureError, 'b.json: no bench/loaded_latency point'):
+            measure.ceilings_from(results, 'b.json')
+
+    def test_loaded_latency_notes_a_point_past_the_knee(self):
+        results = self.appendix_a_results()
+        results['bench/loaded_latency@4096']['bandwidth']['median'] = 3e12  # 2/3 of B_read
+        stderr = sys.stderr
+        try:
+            sys.stderr = captured = __import__('io').StringIO()
+            measure.ceilings_from(results, 'b.json')
+        finally:
+            sys.stderr = stderr
+        self.assertIn('bench/loaded_latency@4096 reaches 67% of read_bandwidth', captured.getvalue())
+
+    def test_latency_has_seconds_as_its_unit(self):
+        data = {'context': {}, 'benchmarks': [
+            run('bench/dram_latency/268435456/manual_time', 0, 5.0, time_unit='ms', latency=6e-7)]}
+        results, _ = measure.parse_benchmark_json(data, 'x.json')
+        self.assertEqual(results['bench/dram_latency@268435456']['latency']['unit'], 's')
 
 
 class AtomicWrite(unittest.TestCase):
@@ -276,11 +339,15 @@ class EndToEnd(unittest.TestCase):
         (root / 'src' / 'bench' / 'check.cuh').write_text('// tangled\n')
         build = Path(folder) / 'build'
         build.mkdir()
-        names = ['bench/copy_bandwidth/2147483648', 'bench/fp32_fma_rate/16384',
-                 'bench/bf16_tensor_rate/8192', 'bench/launch_latency/1',
-                 'bench/launch_throughput/1000']
+        names = ['bench/copy_bandwidth/2147483648', 'bench/memcpy_bandwidth/2147483648',
+                 'bench/read_bandwidth/2147483648', 'bench/l2_bandwidth/16777216',
+                 'bench/shared_bandwidth/1024', 'bench/dram_latency/268435456',
+                 'bench/loaded_latency/1024', 'bench/loaded_latency/65536',
+                 'bench/fp32_fma_rate/16384', 'bench/bf16_tensor_rate/8192',
+                 'bench/launch_latency/1', 'bench/launch_throughput/1000']
         runs = [dict(run(n + '/repeats:2/manual_time', r, 10.0 + r, bandwidth=1e12,
-                         flop_rate=1e13, sm_clock_mhz=1980.0 - r), family_index=i)
+                         flop_rate=1e13, sm_clock_mhz=1980.0 - r, latency=5e-7,
+                         bytes_in_flight_per_sm=float(n.rsplit('/', 1)[1])), family_index=i)
                 for i, n in enumerate(names) for r in range(2)]
         for name, text in (('bench_test', FAKE_TEST % failing_test), ('bench_bench', FAKE_BENCH % runs)):
             (build / name).write_text(text.replace('#!/usr/bin/env python3', '#!' + sys.executable))
@@ -303,6 +370,9 @@ class EndToEnd(unittest.TestCase):
             machine = json.loads((out / 'nvidia-h200' / 'machine.json').read_text())
             self.assertAlmostEqual(machine['ceilings']['launch_latency']['median'], 10.5e-6)
             self.assertEqual(machine['ceilings']['copy_bandwidth']['unit'], 'B/s')
+            self.assertEqual(machine['ceilings']['dram_latency_loaded']['from'],
+                             ['bench/loaded_latency@1024'])
+            self.assertEqual(machine['ceilings']['dram_latency_loaded']['unit'], 's')
             self.assertEqual(machine['sources_sha256'], record['sources_sha256'])
 
     def test_a_failing_test_stops_before_any_record(self):
