@@ -58,7 +58,7 @@ void short_v4_fused_float4(const ShortChain& c, cudaStream_t stream);  // 16-byt
 void long_v1_unfused(const LongChain& c, Scratch scratch, cudaStream_t stream);
 void long_v3_fused_float4(const LongChain& c, cudaStream_t stream);
 
-#line 1391 "chapters/3.3-fusion.md"
+#line 1394 "chapters/3.3-fusion.md"
 // Row softmax. x and y are rows x cols floats; y must not overlap x.
 struct Softmax {
   const float* x;
