@@ -55,6 +55,12 @@ TermValue Scope::machine_term(const Term& term) const {
         out.detail = "device property";
         return out;
     }
+    if (m.stale) {  // measured before the harness's code changed: the next make measure records it
+        out.value = {Value::State::unmeasured, 0, {},
+                     m.file + " predates the harness's current code and has no ceiling '" + term.quantity +
+                         "': make measure CHAPTER=A records it"};
+        return out;
+    }
     std::string properties;
     for (const auto& [name, value] : m.context.items())
         if (value.is_number()) properties += (properties.empty() ? "" : ", ") + name;
@@ -89,6 +95,12 @@ TermValue Scope::lookup(const Term& term) const {
     std::string owner_id = owner != chapter_of_src_.end() ? owner->second : chapter_id_;
     if (!store_.record(owner_id)) {
         out.value = {Value::State::unmeasured, 0, {}, "chapter " + owner_id + " has no measurement record yet"};
+        return out;
+    }
+    if (store_.record(owner_id)->stale) {  // its code changed since: the next make measure records it
+        out.value = {Value::State::unmeasured, 0, {},
+                     store_.record(owner_id)->file + " predates chapter " + owner_id + "'s current code and has no result '" +
+                         term.key + "'"};
         return out;
     }
     std::string near;

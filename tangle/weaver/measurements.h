@@ -29,6 +29,7 @@ struct Record {
     std::vector<std::string> sources;
     nlohmann::json context = nlohmann::json::object();
     std::map<std::string, std::map<std::string, Quantity>> results;  // key -> quantity -> values
+    bool stale = false;  // its chapter's code changed since (set by weave_book, not by the loader)
 };
 
 struct Machine {
@@ -36,6 +37,7 @@ struct Machine {
     std::string gpu, date, sources_sha256;
     nlohmann::json context = nlohmann::json::object();
     std::map<std::string, Quantity> ceilings;
+    bool stale = false;  // the harness's code changed since (set by weave_book, not by the loader)
 };
 
 struct MeasurementStore {

@@ -54,6 +54,23 @@ std::vector<Chapter> read_chapters(const Options& o, Diagnostics& diagnostics) {
     return chapters;
 }
 
+// A record, or machine.json, whose chapter's code has changed since it was measured is stale: a
+// result or ceiling it lacks is then "not yet measured" (the next make measure adds it), not an
+// error. machine.json belongs to the chapter whose src is the harness (bench).
+void mark_stale_records(MeasurementStore& store, const BookContext& book) {
+    for (auto& [id, record] : store.records)
+        if (auto chapter = book.chapters_by_id.find(id); chapter != book.chapters_by_id.end())
+            record.stale = is_stale(*chapter->second, record, book);
+    auto harness = book.chapter_of_src.find("bench");
+    if (!store.machine || harness == book.chapter_of_src.end()) return;
+    auto chapter = book.chapters_by_id.find(harness->second);
+    if (chapter == book.chapters_by_id.end()) return;
+    Record as_recorded;
+    as_recorded.sources_sha256 = store.machine->sources_sha256;
+    if (const Record* record = store.record(harness->second)) as_recorded.sources = record->sources;
+    store.machine->stale = is_stale(*chapter->second, as_recorded, book);
+}
+
 }  // namespace
 
 std::optional<std::map<std::string, std::string>> weave_book(const Options& o, Diagnostics& diagnostics) {
@@ -78,6 +95,7 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o, D
         if (!book.chapters_by_id.count(id))
             diagnostics.error(record.file, 0, "is a record for chapter \"" + id + "\", but no chapter in " + o.book.string() +
                                                   " has that id: remove the record or fix the chapter's id");
+    mark_stale_records(store, book);
     if (store.folder.empty())
         diagnostics.warning(o.measurements.string(), 0, "holds no measurement records: every value renders as 'not yet measured'");
     if (!store.folder.empty() && !store.machine)

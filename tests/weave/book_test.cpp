@@ -128,6 +128,27 @@ TEST(Book, ChangedCodeMakesTheNumbersStale) {
     EXPECT_EQ(nlohmann::json::parse(out["book.json"])["chapters"][0]["stale"], true);
 }
 
+TEST(Book, AStaleRecordLacksNewResultsAndCeilingsAsNotYetMeasured) {
+    FixtureBook book;
+    book.replace("chapters/1-alpha.md", "The syntax itself",
+                 "A new rung takes [alpha/v3_new@1 : time]{.m} under [machine : read_bandwidth]{.m}.\n\nThe syntax itself");
+    // While the records are up to date, a result or ceiling they lack is a mistake in the prose.
+    auto fresh = book.weave();
+    EXPECT_EQ(fresh.status, 2);
+    EXPECT_TRUE(contains(fresh.printed, "no result 'alpha/v3_new@1'")) << fresh.printed;
+    EXPECT_TRUE(contains(fresh.printed, "has no ceiling or property 'read_bandwidth'")) << fresh.printed;
+    // Once the chapter's code (here the harness's, which machine.json belongs to) has changed since
+    // they were measured, they are simply not measured yet: the next make measure adds them.
+    book.write("src/alpha/alpha.cu", "// changed\n");
+    book.replace("chapters/1-alpha.md", "src: alpha", "src: bench");
+    book.replace("book/measurements/testgpu/machine.json", "\"sources_sha256\": \"\"", "\"sources_sha256\": \"0123\"");
+    auto stale = book.weave();
+    ASSERT_EQ(stale.status, 0) << stale.printed;
+    const std::string alpha = book.outputs()["1-alpha.md"];
+    EXPECT_TRUE(contains(alpha, "A new rung takes [not yet measured]{.unmeasured")) << alpha;
+    EXPECT_TRUE(contains(alpha, "predates the harness's current code and has no ceiling 'read_bandwidth'")) << alpha;
+}
+
 TEST(Book, StrictFailsOnStaleBrokenAndUnmeasured) {
     FixtureBook book;
     book.write("src/alpha/alpha.cu", "// changed\n");
