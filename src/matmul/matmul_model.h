@@ -53,11 +53,13 @@ struct Sm {
 };
 
 // One step k of a kernel's inner loop, per warp: FFMAs, all instructions issued (FFMAs
-// included), and shared-memory or L1 wavefronts.
+// included), and shared-memory or L1 wavefronts; of those wavefronts, the ones a bank conflict
+// adds (the wavefronts less the fewest that could deliver the same bytes).
 struct InnerLoop {
   double ffma;
   double issued;
   double wavefronts;
+  double conflict_wavefronts = 0;
 };
 
 // The fraction of the FP32 peak the loop can sustain if nothing ever waits: the FFMA time over
@@ -73,7 +75,15 @@ constexpr double efficiency(InnerLoop loop, Sm sm = {}) {
 constexpr double wave_efficiency(int64_t blocks, int64_t resident) {
   return double(blocks) / double(ceil_div(blocks, resident) * resident);
 }
-#line 176 "chapters/3.2-matmul.md"
+#line 178 "chapters/3.2-matmul.md"
+
+// The stores that stage one tile into shared memory, per warp: wavefronts, and of those the
+// ones a bank conflict adds. They happen once per tile, not once per k, so the efficiency above
+// leaves them out; the counts of the whole kernel below include them.
+struct Staging {
+  double store_wavefronts = 0;
+  double conflict_wavefronts = 0;
+};
 
 struct Rung {
   int bm, bn, bk;        // the tile each block stages (1, 1, 1: no staging, no reuse)
@@ -82,6 +92,7 @@ struct Rung {
   int blocks_per_sm;     // resident at once (registers, shared memory, threads)
   InnerLoop loop;        // per warp, per step k
   double element_bytes;  // 4 for FP32
+  Staging staging = {};  // per warp, per tile
 };
 
 struct Machine {
@@ -110,28 +121,97 @@ constexpr double predicted_time(const Rung& r, int64_t M, int64_t N, int64_t K, 
   const auto resident = int64_t(r.blocks_per_sm) * m.sm_count;
   return std::max(compute, memory) / wave_efficiency(int64_t(blocks(r, M, N)), resident);
 }
-#line 218 "chapters/3.2-matmul.md"
+#line 232 "chapters/3.2-matmul.md"
+
+constexpr double warps(const Rung& r, int64_t M, int64_t N) {
+  return blocks(r, M, N) * double(r.threads / 32);
+}
+constexpr double k_steps(const Rung& r, int64_t K) { return double(ceil_div(K, r.bk) * r.bk); }
+constexpr double tiles(const Rung& r, int64_t K) { return double(ceil_div(K, r.bk)); }
+constexpr bool stages_in_shared(const Rung& r) { return r.bm > 1; }
+
+constexpr double loop_instructions(const Rung& r, int64_t M, int64_t N, int64_t K) {
+  return r.loop.issued * warps(r, M, N) * k_steps(r, K);
+}
+
+constexpr double shared_wavefronts(const Rung& r, int64_t M, int64_t N, int64_t K) {
+  if (!stages_in_shared(r)) return 0.0;
+  return warps(r, M, N) *
+         (r.loop.wavefronts * k_steps(r, K) + r.staging.store_wavefronts * tiles(r, K));
+}
+
+constexpr double bank_conflicts(const Rung& r, int64_t M, int64_t N, int64_t K) {
+  if (!stages_in_shared(r)) return 0.0;
+  return warps(r, M, N) * (r.loop.conflict_wavefronts * k_steps(r, K) +
+                           r.staging.conflict_wavefronts * tiles(r, K));
+}
+#line 263 "chapters/3.2-matmul.md"
+
+// Wavefronts of one shared-memory instruction with 4-byte accesses: word(lane) is the word
+// address lane 0..31 asks for; banks are words mod 32; each wavefront serves one word per bank.
+template <class Word>
+constexpr int wavefronts_of_words(Word word) {
+  int words[32] = {};
+  for (int lane = 0; lane < 32; ++lane) words[lane] = word(lane);
+  int most = 0;
+  for (int bank = 0; bank < 32; ++bank) {
+    int distinct = 0;
+    for (int lane = 0; lane < 32; ++lane) {
+      if (words[lane] % 32 != bank) continue;
+      bool seen_before = false;
+      for (int other = 0; other < lane; ++other) seen_before = seen_before || words[other] == words[lane];
+      if (!seen_before) ++distinct;
+    }
+    most = std::max(most, distinct);
+  }
+  return most;
+}
+
+// Staging of v6 to v9, per warp and tile. Each thread loads a_float4s float4 of A (BK / 4 of
+// them per row of the tile) and writes each as four scalar stores down a column of the
+// transposed tile, whose rows are lda floats; store j moves every lane by j * lda words, so all
+// four see the banks of j = 0. Each of its b_float4s float4 of B is one 128-bit store of 32
+// consecutive float4: 512 bytes, four wavefronts, no conflict.
+constexpr Staging transposed_staging(int bk, int lda, int a_float4s, int b_float4s) {
+  const int per_store = wavefronts_of_words([=](int lane) {
+    const int row = lane / (bk / 4), column = (lane % (bk / 4)) * 4;
+    return column * lda + row;
+  });
+  const double a_stores = 4.0 * a_float4s;
+  return Staging{a_stores * per_store + 4.0 * b_float4s, a_stores * (per_store - 1)};
+}
+#line 303 "chapters/3.2-matmul.md"
 
 // The ladder. Inner-loop counts per warp per k (derivations beside each kernel in the chapter):
 //   v1  1 FFMA, 2 loads + 1 address add; A's load touches 32 lines, B's is a broadcast: 33
 //   v2  the same instructions; A broadcast, B one 128-byte line: 2 wavefronts
 //   v3  1 FFMA + 2 LDS; As broadcast, Bs one row: 2 wavefronts
 //   v4  8 FFMA + 8 LDS of As (a broadcast each) + 1 LDS of Bs: 9 wavefronts
-//   v5  64 FFMA + 8 LDS of As (2-way conflict: 2 each) + 8 LDS of Bs (4-way: 4 each)
-//   v6  64 FFMA + 2 LDS.128 of As (1 each) + 2 LDS.128 of Bs (4-way: 4 each)
+//   v5  64 FFMA + 8 LDS of As (2-way conflict: 2 each) + 8 LDS of Bs (4-way: 4 each);
+//       conflicts 8 * 1 + 8 * 3 = 32
+//   v6  64 FFMA + 2 LDS.128 of As (1 each) + 2 LDS.128 of Bs (4 each where 256 bytes need 2);
+//       conflicts 2 * 2 = 4
 //   v7+ 64 FFMA + 4 LDS.128, one wavefront each
-//                                     tile        cover     threads  per SM  loop         bytes
-inline constexpr Rung kV1Naive{         1, 1, 1,     32, 32,   1024,    2,      {1, 4, 33},    4};
-inline constexpr Rung kV2Coalesced{     1, 1, 1,     32, 32,   1024,    2,      {1, 4, 2},     4};
-inline constexpr Rung kV3SmemTiled{     32, 32, 32,  32, 32,   1024,    2,      {1, 3, 2},     4};
-inline constexpr Rung kV4Blocktile1d{   64, 64, 8,   64, 64,   512,     4,      {8, 17, 9},    4};
-inline constexpr Rung kV5Blocktile2d{   128, 128, 8, 128, 128, 256,     2,      {64, 80, 48},  4};
-inline constexpr Rung kV6Vectorized{    128, 128, 8, 128, 128, 256,     2,      {64, 68, 10},  4};
-inline constexpr Rung kV7Warptiled{     128, 128, 8, 128, 128, 256,     2,      {64, 68, 4},   4};
-inline constexpr Rung kV8DoubleBuffered{128, 128, 8, 128, 128, 256,     2,      {64, 68, 4},   4};
+// Staging per warp per tile: v3, v4 one scalar store of each tile, v5 four of each, all rows of
+// 32 consecutive words; v6 to v8 transposed_staging (v6's rows unpadded, v7's padded by 4).
+//                                     tile        cover     threads  per SM  loop            bytes
+inline constexpr Rung kV1Naive{         1, 1, 1,     32, 32,   1024,    2,      {1, 4, 33},       4};
+inline constexpr Rung kV2Coalesced{     1, 1, 1,     32, 32,   1024,    2,      {1, 4, 2},        4};
+inline constexpr Rung kV3SmemTiled{     32, 32, 32,  32, 32,   1024,    2,      {1, 3, 2},        4,
+                                        {2, 0}};
+inline constexpr Rung kV4Blocktile1d{   64, 64, 8,   64, 64,   512,     4,      {8, 17, 9},       4,
+                                        {2, 0}};
+inline constexpr Rung kV5Blocktile2d{   128, 128, 8, 128, 128, 256,     2,      {64, 80, 48, 32}, 4,
+                                        {8, 0}};
+inline constexpr Rung kV6Vectorized{    128, 128, 8, 128, 128, 256,     2,      {64, 68, 10, 4},  4,
+                                        transposed_staging(8, 128, 1, 1)};
+inline constexpr Rung kV7Warptiled{     128, 128, 8, 128, 128, 256,     2,      {64, 68, 4},      4,
+                                        transposed_staging(8, 132, 1, 1)};
+inline constexpr Rung kV8DoubleBuffered{128, 128, 8, 128, 128, 256,     2,      {64, 68, 4},      4,
+                                        transposed_staging(8, 132, 1, 1)};
 
 }  // namespace matmul::model
-#line 1657 "chapters/3.2-matmul.md"
+#line 1789 "chapters/3.2-matmul.md"
 
 // v9's shapes as rungs. A lane's patch is (WM / 8) x (WN / 4) in 4 x 4 pieces; per k a warp
 // issues one 128-bit load per piece row and column, each a single wavefront.
@@ -142,12 +222,15 @@ namespace matmul::model {
 constexpr Rung tuned_rung(TileShape s) {
   const int tm = s.wm / 8, tn = s.wn / 4;
   const double loads = tm / 4 + tn / 4;
-  return Rung{s.bm, s.bn, s.bk, s.bm, s.bn, (s.bm / s.wm) * (s.bn / s.wn) * 32,
-              tm * tn <= 64 ? 2 : 1, InnerLoop{double(tm * tn), tm * tn + loads, loads}, 4};
+  const int threads = (s.bm / s.wm) * (s.bn / s.wn) * 32;
+  const int a_float4s = s.bm * s.bk / 4 / threads, b_float4s = s.bk * s.bn / 4 / threads;
+  return Rung{s.bm, s.bn, s.bk, s.bm, s.bn, threads, tm * tn <= 64 ? 2 : 1,
+              InnerLoop{double(tm * tn), tm * tn + loads, loads}, 4,
+              transposed_staging(s.bk, s.bm + 4, a_float4s, b_float4s)};
 }
 
 }  // namespace matmul::model
-#line 2292 "chapters/3.2-matmul.md"
+#line 2424 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 
