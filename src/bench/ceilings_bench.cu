@@ -210,7 +210,7 @@ BENCHMARK(bm_bf16_gemm_sustained)
     ->Apply(bench::gpu_benchmark);
 #line 1154 "chapters/A-bench.md"
 
-#line 1441 "chapters/A-bench.md"
+#line 1447 "chapters/A-bench.md"
 __global__ void empty_kernel() {}
 
 using host_clock = std::chrono::steady_clock;

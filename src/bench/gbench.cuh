@@ -134,7 +134,8 @@ double time_gpu(benchmark::State& state, cudaStream_t stream, Launch&& launch,
 constexpr std::chrono::milliseconds kBurstRest{200};
 constexpr int kBurstIterations = 5;
 
-/// Registration settings for a burst: gpu_benchmark's, with a fixed count instead of MinTime.
+/// Registration settings for a burst, gpu_benchmark's with a fixed count instead of MinTime:
+/// `...->Apply(bench::burst_benchmark);`
 inline void burst_benchmark(benchmark::internal::Benchmark* b) {
   b->UseManualTime()
       ->Unit(benchmark::kMicrosecond)
@@ -145,6 +146,11 @@ inline void burst_benchmark(benchmark::internal::Benchmark* b) {
 
 /// time_gpu after a rest: waits until the device is idle, sleeps kBurstRest, then times. Use it
 /// in a benchmark registered with burst_benchmark.
+/// @param state the benchmark's state: its loop, iteration times and counters.
+/// @param stream the stream everything is queued on.
+/// @param launch a callable taking the stream and queuing the work of one iteration on it.
+/// @param flush Flush::yes to evict the L2 before each iteration, Flush::no to hold the stream.
+/// @return the mean GPU seconds per iteration, or 0 when the run failed.
 template <class Launch>
 double time_gpu_burst(benchmark::State& state, cudaStream_t stream, Launch&& launch,
                       Flush flush = Flush::yes) {

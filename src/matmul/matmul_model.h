@@ -114,14 +114,23 @@ constexpr double rung_bytes(const Rung& r, int64_t M, int64_t N, int64_t K) {
   return tile_bytes(M, N, K, r.bm, r.bn, r.bk, r.element_bytes);
 }
 
-// max(arithmetic at eta * F, tile traffic at DRAM speed), stretched by the partial last wave.
-constexpr double predicted_time(const Rung& r, int64_t M, int64_t N, int64_t K, Machine m) {
-  const double compute = flops(M, N, K) / (efficiency(r.loop) * m.fp32_flops_per_s());
-  const double memory = rung_bytes(r, M, N, K) / m.dram_bytes_per_s;
-  const auto resident = int64_t(r.blocks_per_sm) * m.sm_count;
-  return std::max(compute, memory) / wave_efficiency(int64_t(blocks(r, M, N)), resident);
+// The two terms of the prediction, each stretched by the partial last wave: the arithmetic at
+// eta * F, and the tile traffic at DRAM speed.
+constexpr double rung_wave_efficiency(const Rung& r, int64_t M, int64_t N, Machine m) {
+  return wave_efficiency(int64_t(blocks(r, M, N)), int64_t(r.blocks_per_sm) * m.sm_count);
 }
-#line 232 "chapters/3.2-matmul.md"
+constexpr double predicted_compute_time(const Rung& r, int64_t M, int64_t N, int64_t K, Machine m) {
+  return flops(M, N, K) / (efficiency(r.loop) * m.fp32_flops_per_s()) / rung_wave_efficiency(r, M, N, m);
+}
+constexpr double predicted_memory_time(const Rung& r, int64_t M, int64_t N, int64_t K, Machine m) {
+  return rung_bytes(r, M, N, K) / m.dram_bytes_per_s / rung_wave_efficiency(r, M, N, m);
+}
+
+// The prediction: whichever term is larger.
+constexpr double predicted_time(const Rung& r, int64_t M, int64_t N, int64_t K, Machine m) {
+  return std::max(predicted_compute_time(r, M, N, K, m), predicted_memory_time(r, M, N, K, m));
+}
+#line 241 "chapters/3.2-matmul.md"
 
 constexpr double warps(const Rung& r, int64_t M, int64_t N) {
   return blocks(r, M, N) * double(r.threads / 32);
@@ -145,7 +154,7 @@ constexpr double bank_conflicts(const Rung& r, int64_t M, int64_t N, int64_t K) 
   return warps(r, M, N) * (r.loop.conflict_wavefronts * k_steps(r, K) +
                            r.staging.conflict_wavefronts * tiles(r, K));
 }
-#line 263 "chapters/3.2-matmul.md"
+#line 272 "chapters/3.2-matmul.md"
 
 // Wavefronts of one shared-memory instruction with 4-byte accesses: word(lane) is the word
 // address lane 0..31 asks for; banks are words mod 32; each wavefront serves one word per bank.
@@ -180,7 +189,7 @@ constexpr Staging transposed_staging(int bk, int lda, int a_float4s, int b_float
   const double a_stores = 4.0 * a_float4s;
   return Staging{a_stores * per_store + 4.0 * b_float4s, a_stores * (per_store - 1)};
 }
-#line 303 "chapters/3.2-matmul.md"
+#line 312 "chapters/3.2-matmul.md"
 
 // The ladder. Inner-loop counts per warp per k (derivations beside each kernel in the chapter):
 //   v1  1 FFMA, 2 loads + 1 address add; A's load touches 32 lines, B's is a broadcast: 33
@@ -211,7 +220,7 @@ inline constexpr Rung kV8DoubleBuffered{128, 128, 8, 128, 128, 256,     2,      
                                         transposed_staging(8, 132, 1, 1)};
 
 }  // namespace matmul::model
-#line 1789 "chapters/3.2-matmul.md"
+#line 1803 "chapters/3.2-matmul.md"
 
 // v9's shapes as rungs. A lane's patch is (WM / 8) x (WN / 4) in 4 x 4 pieces; per k a warp
 // issues one 128-bit load per piece row and column, each a single wavefront.
@@ -230,7 +239,7 @@ constexpr Rung tuned_rung(TileShape s) {
 }
 
 }  // namespace matmul::model
-#line 2424 "chapters/3.2-matmul.md"
+#line 2438 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 
@@ -270,10 +279,19 @@ constexpr double raster_dram_bytes(int64_t M, int64_t N, int64_t K, int BM, int 
   return element_bytes * (waves * double(K) * (rows * BM + cols * BN) + double(M) * double(N));
 }
 
+// The two terms, as for the FP32 rungs: the arithmetic at the assumed mma.sync rate, and the
+// raster's DRAM bytes at DRAM speed, each stretched by the last wave (one block per SM).
+constexpr double bf16_dram_bytes(int64_t M, int64_t N, int64_t K, Machine m) {
+  return raster_dram_bytes(M, N, K, 128, 256, 8, m.sm_count, 2);
+}
+constexpr double bf16_predicted_compute_time(int64_t M, int64_t N, int64_t K, Machine m) {
+  return flops(M, N, K) / mma_sync_flops_per_s(m) / rung_wave_efficiency(kBf16Mma, M, N, m);
+}
+constexpr double bf16_predicted_memory_time(int64_t M, int64_t N, int64_t K, Machine m) {
+  return bf16_dram_bytes(M, N, K, m) / m.dram_bytes_per_s / rung_wave_efficiency(kBf16Mma, M, N, m);
+}
 constexpr double bf16_predicted_time(int64_t M, int64_t N, int64_t K, Machine m) {
-  const double compute = flops(M, N, K) / mma_sync_flops_per_s(m);
-  const double memory = raster_dram_bytes(M, N, K, 128, 256, 8, m.sm_count, 2) / m.dram_bytes_per_s;
-  return std::max(compute, memory) / wave_efficiency(int64_t(blocks(kBf16Mma, M, N)), m.sm_count);
+  return std::max(bf16_predicted_compute_time(M, N, K, m), bf16_predicted_memory_time(M, N, K, m));
 }
 
 }  // namespace matmul::model
