@@ -2,16 +2,12 @@
 #line 809 "chapters/A-bench.md"
 /// @file
 /// bench/gbench.cuh: Google Benchmark on the GPU's clock. time_gpu is the timing loop,
-/// set_traffic the bytes and FLOPs of one iteration, gpu_benchmark the registration settings;
-/// time_gpu_burst and burst_benchmark the same for work timed as bursts after a rest.
+/// set_traffic the bytes and FLOPs of one iteration, gpu_benchmark the registration settings.
 #pragma once
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
-#include <chrono>
 #include <exception>
-#include <thread>
-#include <utility>
 
 #include "bench/check.cuh"
 #include "bench/sm_clock.cuh"
@@ -39,7 +35,7 @@ inline void gpu_benchmark(benchmark::internal::Benchmark* b) {
       ->DisplayAggregatesOnly(true);  // the console shows the aggregates, the JSON keeps all
 }
 
-#line 940 "chapters/A-bench.md"
+#line 934 "chapters/A-bench.md"
 namespace detail {
 
 /// The GPU time per iteration that time_gpu measured for one benchmark run, so that set_traffic,
@@ -67,9 +63,9 @@ inline void set_rates(benchmark::State& state, double seconds_per_iteration) {
 }
 
 }  // namespace detail
-#line 849 "chapters/A-bench.md"
+#line 845 "chapters/A-bench.md"
 
-#line 923 "chapters/A-bench.md"
+#line 917 "chapters/A-bench.md"
 /// Counters sm_clock_mhz and throttled (1 below kThrottleFraction of the maximum clock, else 0),
 /// sampled now: call after the timing loop.
 inline void record_sm_clock(benchmark::State& state, cudaStream_t stream) {
@@ -77,9 +73,9 @@ inline void record_sm_clock(benchmark::State& state, cudaStream_t stream) {
   state.counters["sm_clock_mhz"] = mhz;
   state.counters["throttled"] = is_throttled(mhz) ? 1.0 : 0.0;
 }
-#line 851 "chapters/A-bench.md"
+#line 847 "chapters/A-bench.md"
 
-#line 869 "chapters/A-bench.md"
+#line 863 "chapters/A-bench.md"
 /// The timing loop: launch(stream) once per iteration between two events, after an L2 flush
 /// (Flush::yes) or a short hold of the stream (Flush::no). Returns the mean GPU seconds per
 /// iteration. A CUDA or cuBLAS error becomes SkipWithError with its message: the run is marked
@@ -125,47 +121,9 @@ double time_gpu(benchmark::State& state, cudaStream_t stream, Launch&& launch,
   detail::set_rates(state, per_iteration);
   return per_iteration;
 }
-#line 853 "chapters/A-bench.md"
+#line 849 "chapters/A-bench.md"
 
-#line 1394 "chapters/A-bench.md"
-/// Bursts, for work that draws more power than the board sustains (the tensor cores): before
-/// each repetition the GPU idles for kBurstRest, so every repetition starts at a rested chip's
-/// clock; a repetition is time_gpu's warm-up and kBurstIterations timed iterations.
-constexpr std::chrono::milliseconds kBurstRest{200};
-constexpr int kBurstIterations = 5;
-
-/// Registration settings for a burst, gpu_benchmark's with a fixed count instead of MinTime:
-/// `...->Apply(bench::burst_benchmark);`
-inline void burst_benchmark(benchmark::internal::Benchmark* b) {
-  b->UseManualTime()
-      ->Unit(benchmark::kMicrosecond)
-      ->Repetitions(kRepetitions)
-      ->Iterations(kBurstIterations)
-      ->DisplayAggregatesOnly(true);
-}
-
-/// time_gpu after a rest: waits until the device is idle, sleeps kBurstRest, then times. Use it
-/// in a benchmark registered with burst_benchmark.
-/// @param state the benchmark's state: its loop, iteration times and counters.
-/// @param stream the stream everything is queued on.
-/// @param launch a callable taking the stream and queuing the work of one iteration on it.
-/// @param flush Flush::yes to evict the L2 before each iteration, Flush::no to hold the stream.
-/// @return the mean GPU seconds per iteration, or 0 when the run failed.
-template <class Launch>
-double time_gpu_burst(benchmark::State& state, cudaStream_t stream, Launch&& launch,
-                      Flush flush = Flush::yes) {
-  try {
-    CUDA_CHECK(cudaDeviceSynchronize());
-  } catch (const std::exception& error) {
-    state.SkipWithError(error.what());
-    return 0.0;
-  }
-  std::this_thread::sleep_for(kBurstRest);
-  return time_gpu(state, stream, std::forward<Launch>(launch), flush);
-}
-#line 855 "chapters/A-bench.md"
-
-#line 970 "chapters/A-bench.md"
+#line 964 "chapters/A-bench.md"
 /// Bytes moved and FLOPs done by one iteration (one launch(stream) call): counters bytes and
 /// flops, and, from the GPU time, bandwidth (B/s) and flop_rate (FLOP/s). A zero is not recorded.
 inline void set_traffic(benchmark::State& state, double bytes, double flops = 0.0) {
@@ -176,6 +134,6 @@ inline void set_traffic(benchmark::State& state, double bytes, double flops = 0.
     detail::set_rates(state, record.seconds_per_iteration);
   }
 }
-#line 857 "chapters/A-bench.md"
+#line 851 "chapters/A-bench.md"
 
 }  // namespace bench

@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "bench/burst.cuh"
 #include "bench/check.cuh"
 #include "bench/device_buffer.cuh"
 #include "bench/gbench.cuh"
