@@ -10,7 +10,7 @@ TANGLE  := $(BUILD)/tangle/tangle
 WEAVE   := $(BUILD)/tangle/weave
 WEAVE_FLAGS := $(if $(GPU),--gpu $(GPU)) $(if $(filter 1,$(STRICT)),--strict) $(if $(filter 1,$(MEASURED_NOW)),--measured-now)
 
-.PHONY: deps configure tools tangle chapters build test measure weave book clean
+.PHONY: deps configure tools tangle chapters build test measure profile weave book clean
 deps:               ; @.ci/deps
 configure:          ; @cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS) >/dev/null
 tools: configure    ; cmake --build $(BUILD) --target tangle weave
@@ -19,6 +19,7 @@ chapters: tangle    ; cmake --build $(BUILD) -j $(JOBS) --target chapters
 build: tangle       ; cmake --build $(BUILD) -j $(JOBS)
 test: deps tools    ; $(TANGLE) --check && cmake --build $(BUILD) -j $(JOBS) && ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 measure: build      ; $(PYTHON) tangle/measure.py --build $(BUILD) $(if $(CHAPTER),--chapter $(CHAPTER))
+profile: tangle     ; $(if $(KERNEL),,$(error make profile needs KERNEL=<result key>, e.g. KERNEL=reduce/v1_naive@268435456)) cmake --build $(BUILD) -j $(JOBS) --target $(firstword $(subst /, ,$(KERNEL)))_bench && $(PYTHON) tangle/ncu_profile.py --build $(BUILD) $(KERNEL)
 weave: tools        ; $(WEAVE) --measurements book/measurements --out $(BUILD)/book/woven $(WEAVE_FLAGS)
 book: deps chapters ; $(if $(filter 1,$(MEASURE)),$(MAKE) measure &&) $(MAKE) weave MEASURED_NOW=$(MEASURE) && book/render.sh $(BUILD)/book $(BUILD)/book/woven
 clean:              ; rm -rf $(BUILD)

@@ -7,7 +7,10 @@ For every chapter of book/chapters.txt (or the one --chapter names, by id or pat
   3. reduce the per-repetition runs to medians, minima, maxima and counts, by result key;
   4. add the context (the benchmark's, nvidia-smi's driver, nvcc's version), the chapter's
      tangled sources and their SHA-256;
-  5. write <out>/<gpu-slug>/<id>.json atomically; for appendix A (src: bench) also machine.json.
+  5. write <out>/<gpu-slug>/<id>.json atomically; for appendix A (src: bench) also machine.json;
+  6. for the result keys of the front matter's `profile:` list, add ncu's hardware counters and
+     write the record again (tangle/ncu.py; said in one line and skipped where there is no ncu;
+     a failure leaves the timings recorded and makes the exit status 1).
 The record format is book/CONVENTIONS.md's. Python's standard library only.
 """
 import argparse
@@ -21,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+import ncu
 
 FORMAT = 1
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,12 +63,20 @@ def strip_comment(text):
     return text
 
 
+class FrontMatter(dict):
+    """The front matter's fields; .lines gives the line each key is written on."""
+
+    def __init__(self):
+        super().__init__()
+        self.lines = {}
+
+
 def parse_front_matter(text, path):
     """The top-level 'key: value' pairs of the YAML front matter (nested blocks are skipped)."""
     lines = text.split('\n')
     if not lines or lines[0].strip() != '---':
         raise MeasureError(f'{path}:1: a chapter must start with YAML front matter (a line "---")')
-    fields = {}
+    fields = FrontMatter()
     for number, line in enumerate(lines[1:], start=2):
         if line.strip() == '---':
             break
@@ -74,6 +87,7 @@ def parse_front_matter(text, path):
             raise MeasureError(f'{path}:{number}: expected "key: value" in the front matter')
         value = strip_comment(value)
         fields[key.strip()] = parse_scalar(value) if value.strip() else None
+        fields.lines[key.strip()] = number
     else:
         raise MeasureError(f'{path}: the front matter is not closed by a line "---"')
     if not fields.get('id'):
@@ -438,6 +452,7 @@ def query_nvcc():
 # One chapter
 
 def measure_chapter(root, build, out_root, chapter, front, scratch):
+    """Measures one chapter and writes its record; False when its counters failed (said above)."""
     src = str(front['src'])
     test_binary = find_binary(build, f'{src}_test')
     bench_binary = find_binary(build, f'{src}_bench')
@@ -466,8 +481,22 @@ def measure_chapter(root, build, out_root, chapter, front, scratch):
         'context': context, 'tests': tests, 'results': results,
     }
     folder = Path(out_root) / gpu_slug(gpu)
-    write_json_atomic(folder / f'{record["chapter"]}.json', record)
-    print(f'measure: wrote {folder / (record["chapter"] + ".json")} ({len(results)} results)')
+    record_path = folder / f'{record["chapter"]}.json'
+    write_json_atomic(record_path, record)
+    print(f'measure: wrote {record_path} ({len(results)} results)')
+    # The counters come after the timings are safe on disk: a failing ncu costs only the counters.
+    profiled = True
+    try:
+        where = f'{chapter}:{getattr(front, "lines", {}).get("profile", 1)}'
+        profiler = ncu.profile_chapter(root, bench_binary, front.get('profile'), results, where)
+        if profiler:
+            record['profiler'] = profiler
+            write_json_atomic(record_path, record)
+            print(f'measure: wrote {record_path} (with counters)')
+    except ncu.NcuError as error:
+        print(f'measure: error: {error} (the record keeps its timings, without counters)',
+              file=sys.stderr)
+        profiled = False
     if src == 'bench':
         machine = {
             'format': FORMAT, 'gpu': gpu, 'date': date, 'context': context,
@@ -476,6 +505,7 @@ def measure_chapter(root, build, out_root, chapter, front, scratch):
         }
         write_json_atomic(folder / 'machine.json', machine)
         print(f'measure: wrote {folder / "machine.json"}')
+    return profiled
 
 
 def main(argv=None):
@@ -490,13 +520,14 @@ def main(argv=None):
     try:
         if not Path(args.build).is_dir():
             raise MeasureError(f'{args.build}: no such build folder; run make build first')
+        complete = True
         with tempfile.TemporaryDirectory(prefix='measure-') as scratch:
             for chapter, front in select_chapters(root, args.chapter):
-                measure_chapter(root, Path(args.build), out_root, chapter, front, scratch)
+                complete &= measure_chapter(root, Path(args.build), out_root, chapter, front, scratch)
     except MeasureError as error:
         print(f'measure: error: {error}', file=sys.stderr)
         return 1
-    return 0
+    return 0 if complete else 1
 
 
 if __name__ == '__main__':

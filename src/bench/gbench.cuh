@@ -5,8 +5,10 @@
 /// set_traffic the bytes and FLOPs of one iteration, gpu_benchmark the registration settings.
 #pragma once
 #include <benchmark/benchmark.h>
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 
+#include <cstdlib>
 #include <exception>
 
 #include "bench/check.cuh"
@@ -35,7 +37,7 @@ inline void gpu_benchmark(benchmark::internal::Benchmark* b) {
       ->DisplayAggregatesOnly(true);  // the console shows the aggregates, the JSON keeps all
 }
 
-#line 934 "chapters/A-bench.md"
+#line 965 "chapters/A-bench.md"
 namespace detail {
 
 /// The GPU time per iteration that time_gpu measured for one benchmark run, so that set_traffic,
@@ -63,9 +65,9 @@ inline void set_rates(benchmark::State& state, double seconds_per_iteration) {
 }
 
 }  // namespace detail
-#line 845 "chapters/A-bench.md"
+#line 847 "chapters/A-bench.md"
 
-#line 917 "chapters/A-bench.md"
+#line 948 "chapters/A-bench.md"
 /// Counters sm_clock_mhz and throttled (1 below kThrottleFraction of the maximum clock, else 0),
 /// sampled now: call after the timing loop.
 inline void record_sm_clock(benchmark::State& state, cudaStream_t stream) {
@@ -73,9 +75,25 @@ inline void record_sm_clock(benchmark::State& state, cudaStream_t stream) {
   state.counters["sm_clock_mhz"] = mhz;
   state.counters["throttled"] = is_throttled(mhz) ? 1.0 : 0.0;
 }
-#line 847 "chapters/A-bench.md"
+#line 849 "chapters/A-bench.md"
 
-#line 863 "chapters/A-bench.md"
+#line 875 "chapters/A-bench.md"
+namespace detail {
+
+/// True exactly once per process, and only when the environment variable BENCH_PROFILE is set:
+/// time_gpu then brackets that one timed iteration with cudaProfilerStart/Stop, for
+/// `ncu --profile-from-start off` (make measure's counters). Benchmarks run one at a time.
+inline bool profile_this_iteration() {
+  static bool pending = std::getenv("BENCH_PROFILE") != nullptr;
+  const bool now = pending;
+  pending = false;
+  return now;
+}
+
+}  // namespace detail
+#line 851 "chapters/A-bench.md"
+
+#line 891 "chapters/A-bench.md"
 /// The timing loop: launch(stream) once per iteration between two events, after an L2 flush
 /// (Flush::yes) or a short hold of the stream (Flush::no). Returns the mean GPU seconds per
 /// iteration. A CUDA or cuBLAS error becomes SkipWithError with its message: the run is marked
@@ -102,9 +120,12 @@ double time_gpu(benchmark::State& state, cudaStream_t stream, Launch&& launch,
       } else {
         gpu_spin(stream, kHoldSeconds);
       }
+      const bool profiled = detail::profile_this_iteration();
       timer.start();
+      if (profiled) CUDA_CHECK(cudaProfilerStart());
       launch(stream);
       const double seconds = timer.stop();
+      if (profiled) CUDA_CHECK(cudaProfilerStop());
       state.SetIterationTime(seconds);
       total_seconds += seconds;
     }
@@ -121,9 +142,9 @@ double time_gpu(benchmark::State& state, cudaStream_t stream, Launch&& launch,
   detail::set_rates(state, per_iteration);
   return per_iteration;
 }
-#line 849 "chapters/A-bench.md"
+#line 853 "chapters/A-bench.md"
 
-#line 964 "chapters/A-bench.md"
+#line 995 "chapters/A-bench.md"
 /// Bytes moved and FLOPs done by one iteration (one launch(stream) call): counters bytes and
 /// flops, and, from the GPU time, bandwidth (B/s) and flop_rate (FLOP/s). A zero is not recorded.
 inline void set_traffic(benchmark::State& state, double bytes, double flops = 0.0) {
@@ -134,6 +155,6 @@ inline void set_traffic(benchmark::State& state, double bytes, double flops = 0.
     detail::set_rates(state, record.seconds_per_iteration);
   }
 }
-#line 851 "chapters/A-bench.md"
+#line 855 "chapters/A-bench.md"
 
 }  // namespace bench

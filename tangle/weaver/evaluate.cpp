@@ -25,6 +25,7 @@ std::string list_names(const std::map<std::string, Quantity>& m) {
 }  // namespace
 
 std::string describe(const Quantity& q, const std::string& statistic) {
+    if (q.n == 1) return "one sample";  // a hardware counter: one profiled iteration, no spread
     std::string text = statistic == "spread" ? "max/min - 1" : statistic;
     if (q.n > 0) text += (statistic == "spread" ? " over " : " of ") + std::to_string(q.n) + (statistic == "spread" ? " runs" : "");
     if (q.has_range && q.min > 0 && statistic == "median")
@@ -75,8 +76,13 @@ TermValue Scope::lookup(const Term& term) const {
         const auto& quantities = holder->results.at(term.key);
         auto q = quantities.find(term.quantity);
         if (q == quantities.end()) {
+            // Hardware counters (dram_bytes, stall_*, ...) exist only for the results make measure profiled.
+            std::string hint = quantities.count("profiled_kernels")
+                                   ? ""
+                                   : "; no hardware counters were recorded for it: list it in the chapter's "
+                                     "profile: front matter and measure with ncu";
             out.value = error_value(holder->file + ": the result '" + term.key + "' has no quantity '" + term.quantity +
-                                    "' (it has: " + list_names(quantities) + ")");
+                                    "' (it has: " + list_names(quantities) + ")" + hint);
             return out;
         }
         out.value = statistic_of(q->second, term.statistic);

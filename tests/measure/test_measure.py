@@ -6,6 +6,7 @@ import sys
 import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / 'tangle'))
 import measure  # noqa: E402
@@ -109,6 +110,13 @@ class FrontMatter(unittest.TestCase):
         self.assertEqual(front['src'], 'reduce')
         self.assertEqual(front['symbols'], ['B_copy', 'N_SM'])
         self.assertIsNone(front['kernels'])
+
+    def test_profile_list_and_its_line(self):
+        text = ('---\nid: "3.1"\nsrc: reduce\nprofile: ["reduce/v1_naive@268435456", '
+                '"reduce/peer_cub_sum@268435456"]  # ncu\n---\n')
+        front = measure.parse_front_matter(text, 'c.md')
+        self.assertEqual(front['profile'], ['reduce/v1_naive@268435456', 'reduce/peer_cub_sum@268435456'])
+        self.assertEqual(front.lines['profile'], 4)
 
     def test_errors_name_the_file(self):
         with self.assertRaisesRegex(measure.MeasureError, r'^c.md:1: .*front matter'):
@@ -263,6 +271,19 @@ json.dump({'context': {'gpu': 'NVIDIA H200', 'sm_count': '132', 'host_name': 'h'
 """
 
 
+FAKE_NCU = """#!/usr/bin/env python3
+import os, sys
+if sys.argv[1:] == ['--version']:
+    print('NVIDIA (R) Nsight Compute Command Line Profiler\\nVersion 2025.3.1.0 (build 36398880)')
+    sys.exit(0)
+assert os.environ.get('BENCH_PROFILE') == '1', 'time_gpu would not open the profiler'
+assert sys.argv[1:6] == ['--clock-control', 'none', '--profile-from-start', 'off', '--csv'], sys.argv
+assert sys.argv[-1].startswith('--benchmark_filter=^bench/launch_latency/'), sys.argv
+sys.stdout.write(open(%r).read())
+sys.exit(%d)
+"""
+
+
 class EndToEnd(unittest.TestCase):
     """measure.main over a fake book and fake binaries that write the JSON the real ones do."""
 
@@ -304,6 +325,49 @@ class EndToEnd(unittest.TestCase):
             self.assertAlmostEqual(machine['ceilings']['launch_latency']['median'], 10.5e-6)
             self.assertEqual(machine['ceilings']['copy_bandwidth']['unit'], 'B/s')
             self.assertEqual(machine['sources_sha256'], record['sources_sha256'])
+
+    def with_fake_ncu(self, folder, root, status=0):
+        """A chapter that asks for counters, and an ncu on PATH that prints the recorded probe."""
+        (root / 'chapters' / 'A-bench.md').write_text(
+            '---\nid: "A"\ntitle: "The bench"\nsrc: bench\nprofile: ["bench/launch_latency@1"]\n---\n')
+        fixtures = Path(__file__).resolve().parent / 'fixtures' / 'ncu'
+        (root / 'book' / 'ncu-metrics.txt').write_text((fixtures / 'metrics.txt').read_text())
+        tools = Path(folder) / 'tools'
+        tools.mkdir()
+        (tools / 'ncu').write_text(FAKE_NCU % (str(fixtures / 'probe-metrics.csv'), status))
+        (tools / 'ncu').chmod(0o755)
+        return mock.patch.dict(os.environ, {'PATH': f'{tools}{os.pathsep}{os.environ["PATH"]}'})
+
+    def test_counters_join_the_timings(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root, build = self.make_book(folder)
+            out = Path(folder) / 'out'
+            with self.with_fake_ncu(folder, root):
+                code = measure.main(['--root', str(root), '--build', str(build), '--out', str(out)])
+            self.assertEqual(code, 0)
+            record = json.loads((out / 'nvidia-h200' / 'A.json').read_text())
+            self.assertEqual(record['profiler'], {'tool': 'ncu', 'version': '2025.3.1.0', 'clock_control': 'none',
+                                                  'metrics_file': 'book/ncu-metrics.txt'})
+            result = record['results']['bench/launch_latency@1']
+            self.assertEqual(result['time']['n'], 2)
+            self.assertEqual(result['shared_bank_conflicts'],
+                             {'median': 63488, 'min': 63488, 'max': 63488, 'n': 1, 'unit': ''})
+            self.assertNotIn('dram_bytes', record['results']['bench/launch_throughput@1000'])
+            self.assertEqual(sorted(os.listdir(out / 'nvidia-h200')), ['A.json', 'machine.json'])
+
+    def test_a_failing_ncu_keeps_the_timings(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root, build = self.make_book(folder)
+            out = Path(folder) / 'out'
+            with self.with_fake_ncu(folder, root, status=3), mock.patch('sys.stderr') as stderr:
+                code = measure.main(['--root', str(root), '--build', str(build), '--out', str(out)])
+            self.assertEqual(code, 1)
+            said = ''.join(call.args[0] for call in stderr.write.call_args_list)
+            self.assertIn('chapters/A-bench.md:5: bench/launch_latency@1: ncu exited with status 3', said)
+            record = json.loads((out / 'nvidia-h200' / 'A.json').read_text())
+            self.assertNotIn('profiler', record)
+            self.assertEqual(record['results']['bench/launch_latency@1']['time']['n'], 2)
+            self.assertTrue((out / 'nvidia-h200' / 'machine.json').exists())
 
     def test_a_failing_test_stops_before_any_record(self):
         with tempfile.TemporaryDirectory() as folder:

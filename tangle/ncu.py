@@ -1,0 +1,298 @@
+"""Hardware counters for the measurement records: Nsight Compute (ncu) over one timed iteration.
+
+make measure calls profile_chapter() after a chapter's benchmarks: for each result key of the
+front matter's `profile:` list it runs the chapter's benchmark binary under
+  ncu --clock-control none --profile-from-start off --csv --metrics <book/ncu-metrics.txt> \
+      <bench> --benchmark_filter=<that key's benchmark>
+with BENCH_PROFILE=1, so that bench::time_gpu opens the profiler around exactly one timed
+iteration (appendix A). ncu's CSV (one row per kernel and metric) is parsed, the kernels of the
+iteration are combined into the record's quantities (book/CONVENTIONS.md), and these are merged
+into results[key]. Python's standard library only.
+"""
+import csv
+import os
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+METRICS_FILE = 'book/ncu-metrics.txt'
+METRIC_NAME = re.compile(r'[a-z][a-z0-9_]*__[a-z0-9_]+(\.[a-z0-9_]+)*')
+HEADER_START = '"ID","Process ID"'
+# ncu writes unscaled values with --csv --metrics; a scaled unit is still read right.
+TIME_UNITS = {'ns': 1e-9, 'nsecond': 1e-9, 'us': 1e-6, 'usecond': 1e-6, 'ms': 1e-3, 'msecond': 1e-3,
+              's': 1.0, 'second': 1.0}
+PREFIXES = {'K': 1e3, 'M': 1e6, 'G': 1e9, 'T': 1e12}
+# FLOP per tensor-core "op" that sm__ops_path_tensor_* counts. ncu's documentation does not say
+# whether an op is a multiply-add or a FLOP: checked against 2MNK of the BF16 rung on the H200.
+TENSOR_FLOP_PER_OP = 1.0
+
+# The summed quantities: name -> (unit, {metric: factor}); the sum over every kernel of the iteration.
+SUMS = {
+    'dram_bytes_read': ('B', {'dram__bytes_read.sum': 1}),
+    'dram_bytes_write': ('B', {'dram__bytes_write.sum': 1}),
+    'dram_bytes': ('B', {'dram__bytes_read.sum': 1, 'dram__bytes_write.sum': 1}),
+    'l2_bytes': ('B', {'lts__t_sectors_srcunit_tex.sum': 32}),
+    'l1_bytes': ('B', {'l1tex__t_bytes.sum': 1}),
+    'global_load_sectors': ('', {'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum': 1}),
+    'global_load_requests': ('', {'l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum': 1}),
+    'global_store_sectors': ('', {'l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum': 1}),
+    'global_store_requests': ('', {'l1tex__t_requests_pipe_lsu_mem_global_op_st.sum': 1}),
+    'shared_wavefronts': ('', {'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum': 1,
+                               'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum': 1}),
+    'shared_bank_conflicts': ('', {'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum': 1,
+                                   'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum': 1}),
+    'warp_instructions': ('', {'smsp__inst_executed.sum': 1}),
+    'fp32_flops': ('FLOP', {'smsp__sass_thread_inst_executed_op_ffma_pred_on.sum': 2,
+                            'smsp__sass_thread_inst_executed_op_fadd_pred_on.sum': 1,
+                            'smsp__sass_thread_inst_executed_op_fmul_pred_on.sum': 1}),
+    'tensor_flops': ('FLOP', {'sm__ops_path_tensor_op_hmma_src_bf16_dst_fp32.sum': TENSOR_FLOP_PER_OP,
+                              'sm__ops_path_tensor_op_hgmma_src_bf16_dst_fp32.sum': TENSOR_FLOP_PER_OP}),
+    'kernel_time': ('s', {'gpu__time_duration.sum': 1}),
+}
+DURATION = 'gpu__time_duration.sum'
+OCCUPANCY = 'sm__warps_active.avg.pct_of_peak_sustained_active'  # a percentage: read as a fraction
+REGISTERS = 'launch__registers_per_thread'
+STALL = re.compile(r'smsp__average_warps_issue_stalled_(\w+)_per_issue_active\.ratio')
+
+
+class NcuError(Exception):
+    """A problem with ncu or its output; the message names the file (and line) and what to do."""
+
+
+# ---------------------------------------------------------------------------------------------
+# The metric set
+
+def read_metric_file(path):
+    """The metric names of book/ncu-metrics.txt, in order: one a line, '#' starts a comment."""
+    try:
+        text = Path(path).read_text(encoding='utf-8')
+    except OSError as error:
+        raise NcuError(f'{path}: cannot read the metric set: {error.strerror}')
+    metrics = []
+    for number, line in enumerate(text.split('\n'), start=1):
+        words = line.split('#', 1)[0].split()
+        if not words:
+            continue
+        if len(words) > 1 or not METRIC_NAME.fullmatch(words[0]):
+            raise NcuError(f'{path}:{number}: expected one ncu metric name (like dram__bytes_read.sum) '
+                           'and an optional # comment')
+        if words[0] in metrics:
+            raise NcuError(f'{path}:{number}: {words[0]} is listed twice')
+        metrics.append(words[0])
+    if not metrics:
+        raise NcuError(f'{path}: lists no metric')
+    return metrics
+
+
+def feeds(metric):
+    """The record quantities a metric feeds (empty: it feeds none)."""
+    names = [name for name, (_, parts) in SUMS.items() if metric in parts]
+    if metric == DURATION:
+        names.append('profiled_kernels')
+    if metric == OCCUPANCY:
+        names.append('achieved_occupancy')
+    if metric == REGISTERS:
+        names.append('registers_per_thread')
+    stall = STALL.fullmatch(metric)
+    if stall:
+        names.append(f'stall_{stall.group(1)}')
+    return names
+
+
+# ---------------------------------------------------------------------------------------------
+# Finding and running ncu
+
+def find_ncu():
+    """ncu on PATH, else CUDA's default folder; None when there is none."""
+    found = shutil.which('ncu')
+    if found:
+        return found
+    default = Path('/usr/local/cuda/bin/ncu')
+    return str(default) if default.is_file() and os.access(default, os.X_OK) else None
+
+
+def ncu_version(ncu):
+    """'2025.3.1.0' from ncu --version, or 'unknown'."""
+    try:
+        out = subprocess.run([ncu, '--version'], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return 'unknown'
+    match = re.search(r'Version\s+([\d.]+)', out)
+    return match.group(1) if match else 'unknown'
+
+
+def benchmark_filter(key):
+    """The --benchmark_filter regular expression (POSIX extended) that selects exactly the benchmark
+    of a result key: 'reduce/v1_naive@268435456' -> '^reduce/v1_naive/268435456' then only the
+    settings Google Benchmark appends (min_time:, repeats:, manual_time, ...)."""
+    name, _, arguments = key.partition('@')
+    pattern = '^' + re.sub(r'([.^$*+?()\[\]{}|\\])', r'\\\1', name)
+    for argument in arguments.split('x') if arguments else []:
+        pattern += f'/([A-Za-z_][A-Za-z0-9_]*:)?{argument}'
+    settings = '(/(min_time|min_warmup_time|iterations|repeats|threads):[^/]*|/(manual_time|real_time|process_time))*'
+    return pattern + settings + '$'
+
+
+def ncu_command(ncu, binary, metrics, key):
+    return [ncu, '--clock-control', 'none', '--profile-from-start', 'off', '--csv',
+            '--metrics', ','.join(metrics), str(binary), f'--benchmark_filter={benchmark_filter(key)}']
+
+
+def run_profiled(command, what, timeout=600):
+    """Runs a command with BENCH_PROFILE=1; its standard output. Errors quote ncu's own."""
+    environment = dict(os.environ, BENCH_PROFILE='1')
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, errors='replace', env=environment,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise NcuError(f'{what}: ncu ran longer than {timeout} s; profile a smaller size')
+    except OSError as error:
+        raise NcuError(f'{what}: cannot run {command[0]}: {error.strerror}')
+    if done.returncode != 0:
+        said = [line for line in (done.stdout + done.stderr).split('\n') if line.strip()][-8:]
+        raise NcuError(f'{what}: ncu exited with status {done.returncode}: ' + ' | '.join(said))
+    return done.stdout + '\n' + '\n'.join(line for line in done.stderr.split('\n') if line.startswith('=='))
+
+
+# ---------------------------------------------------------------------------------------------
+# ncu's CSV
+
+def to_number(text, unit, where):
+    """A value in its base unit: seconds for times, a fraction for '%', prefixes (Kbyte) undone."""
+    try:
+        value = float(text.replace(',', ''))
+    except ValueError:
+        raise NcuError(f'{where}: the value "{text}" is not a number')
+    if unit in TIME_UNITS:
+        return value * TIME_UNITS[unit]
+    if unit == '%':
+        return value / 100
+    if len(unit) > 1 and unit[0] in PREFIXES and unit[1].islower():
+        return value * PREFIXES[unit[0]]
+    return value
+
+
+def csv_rows(text, source, header_start=HEADER_START):
+    """(header, [(line number, row)]) of the CSV ncu printed: the program's own output and ncu's
+    '==PROF==' lines before it are skipped, ncu's '==' lines after it too."""
+    lines = text.split('\n')
+    start = next((i for i, line in enumerate(lines) if line.startswith(header_start)), None)
+    if start is None:
+        said = ' | '.join(line for line in lines if line.startswith('==ERROR==') or 'No kernels' in line)
+        raise NcuError(f'{source}: no ncu CSV in the output (no line starting {header_start})'
+                       + (f'; ncu said: {said}' if said else '; was anything profiled?'))
+    header = next(csv.reader([lines[start]]))
+    rows = []
+    for number, line in enumerate(lines[start + 1:], start=start + 2):
+        if not line.strip() or line.startswith('=='):
+            continue
+        row = next(csv.reader([line]))
+        if len(row) > len(header) + 1:  # ncu ends some rows with a comma: one empty field more
+            raise NcuError(f'{source}:{number}: expected {len(header)} CSV fields, found {len(row)}')
+        rows.append((number, dict(zip(header, row))))
+    return header, rows
+
+
+def require(row, columns, source, number):
+    """Every column named is in the row; else the row was cut short."""
+    for column in columns:
+        if column not in row:
+            raise NcuError(f'{source}:{number}: the row ends before its "{column}" field')
+
+
+def parse_metrics_csv(text, source):
+    """The kernels of `ncu --csv --metrics` output, in launch order:
+    [{'id', 'name', 'metrics': {metric: value in base units}}]."""
+    header, rows = csv_rows(text, source)
+    for column in ('ID', 'Kernel Name', 'Metric Name', 'Metric Unit', 'Metric Value'):
+        if column not in header:
+            raise NcuError(f'{source}: the ncu CSV has no "{column}" column; was it run with --csv --metrics?')
+    kernels = {}
+    for number, row in rows:
+        require(row, header, source, number)
+        kernel_id = (row.get('Process ID', ''), row['ID'])
+        kernel = kernels.setdefault(kernel_id, {'id': row['ID'], 'name': row['Kernel Name'], 'metrics': {}})
+        where = f'{source}:{number}: {row["Metric Name"]}'
+        kernel['metrics'][row['Metric Name']] = to_number(row['Metric Value'], row['Metric Unit'], where)
+    return list(kernels.values())
+
+
+def quantity(value, unit):
+    """One profiled iteration: one sample. Whole counts are written as integers."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        value = int(value)
+    return {'median': value, 'min': value, 'max': value, 'n': 1, 'unit': unit}
+
+
+def combine(kernels, metrics, source):
+    """The record's quantities from the kernels of one iteration and the metrics that were asked
+    for: sums for counts, duration-weighted means for occupancy and stalls, registers of the
+    longest kernel. Quantities whose metrics were not all asked for are left out."""
+    if not kernels:
+        raise NcuError(f'{source}: ncu profiled no kernel: does the benchmark time with bench::time_gpu?')
+    for kernel in kernels:
+        for metric in metrics:
+            if metric not in kernel['metrics']:
+                raise NcuError(f'{source}: kernel {kernel["id"]} ({kernel["name"]}) has no value for '
+                               f'{metric}; is it a metric of this GPU (ncu --query-metrics)?')
+    asked = set(metrics)
+    result = {}
+    for name, (unit, parts) in SUMS.items():
+        if asked.issuperset(parts):
+            result[name] = quantity(sum(factor * k['metrics'][m] for k in kernels
+                                        for m, factor in parts.items()), unit)
+    if DURATION in asked:
+        result['profiled_kernels'] = quantity(len(kernels), '')
+        durations = [k['metrics'][DURATION] for k in kernels]
+        total = sum(durations)
+        weights = [d / total for d in durations] if total > 0 else [1 / len(kernels)] * len(kernels)
+        means = [('achieved_occupancy', OCCUPANCY)] if OCCUPANCY in asked else []
+        means += [(f'stall_{STALL.fullmatch(m).group(1)}', m) for m in metrics if STALL.fullmatch(m)]
+        for name, metric in means:
+            result[name] = quantity(sum(w * k['metrics'][metric] for w, k in zip(weights, kernels)), '')
+        if REGISTERS in asked:
+            longest = max(kernels, key=lambda k: k['metrics'][DURATION])
+            result['registers_per_thread'] = quantity(longest['metrics'][REGISTERS], '')
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# make measure's hook
+
+def profile_chapter(root, binary, keys, results, where):
+    """Profiles each key of a chapter's `profile:` list (where: 'chapters/x.md:LINE' of that list)
+    and merges the counters into results[key]. The record's "profiler" entry, or None."""
+    if not keys:
+        return None
+    if not isinstance(keys, list) or not all(isinstance(k, str) and k for k in keys):
+        raise NcuError(f'{where}: profile: must be a flow list of result keys, '
+                       'like ["reduce/v1_naive@268435456"]')
+    if binary is None:
+        raise NcuError(f'{where}: profile: names results, but the chapter has no benchmark binary')
+    for key in keys:
+        if key not in results:
+            near = ', '.join(k for k in results if k.split('@')[0] == key.split('@')[0]) or 'none'
+            raise NcuError(f'{where}: profile: names {key}, which is not among the results '
+                           f'(write the full arguments, no 2^n; recorded under that name: {near})')
+    ncu = find_ncu()
+    if ncu is None:
+        print('measure: no ncu found: timings only', flush=True)
+        return None
+    metrics_file = Path(root) / METRICS_FILE
+    metrics = read_metric_file(metrics_file)
+    started = time.monotonic()
+    for key in keys:
+        print(f'measure: ncu {key}', flush=True)
+        output = run_profiled(ncu_command(ncu, binary, metrics, key), f'{where}: {key}')
+        counters = combine(parse_metrics_csv(output, f'ncu output for {key}'), metrics,
+                           f'ncu output for {key}')
+        clash = sorted(set(counters) & set(results[key]))
+        if clash:
+            raise NcuError(f'{where}: {key}: the benchmark already records {", ".join(clash)}; '
+                           'rename its counter, the profiler owns these names')
+        results[key].update(counters)
+    print(f'measure: ncu took {time.monotonic() - started:.1f} s for {len(keys)} result(s)', flush=True)
+    return {'tool': 'ncu', 'version': ncu_version(ncu), 'clock_control': 'none',
+            'metrics_file': METRICS_FILE}

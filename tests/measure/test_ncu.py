@@ -1,0 +1,199 @@
+"""Unit tests of tangle/ncu.py on output recorded from the real ncu 2025.3.1 on the H200
+(fixtures/ncu/: probe.cu profiled by run.sh), and on broken copies of it. No GPU, no ncu."""
+import re
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).resolve().parent / 'fixtures' / 'ncu'
+sys.path.insert(0, str(REPO / 'tangle'))
+import ncu  # noqa: E402
+
+PROBE = (FIXTURES / 'probe-metrics.csv').read_text(encoding='utf-8')
+# The fixture was recorded with its own metric set (fixtures/ncu/metrics.txt): the quantities of
+# the metrics it has are computed, tensor_flops (not in it) is left out.
+PROBE_METRICS = ncu.read_metric_file(FIXTURES / 'metrics.txt')
+
+
+def kernels_of(text=PROBE):
+    return ncu.parse_metrics_csv(text, 'probe.csv')
+
+
+def counters_of(name):
+    kernel = [k for k in kernels_of() if k['name'].startswith(name + '(')]
+    return {q: v['median'] for q, v in ncu.combine(kernel, PROBE_METRICS, 'probe.csv').items()}
+
+
+class MetricFile(unittest.TestCase):
+    def test_the_book_set_feeds_every_quantity_and_nothing_else(self):
+        metrics = ncu.read_metric_file(REPO / ncu.METRICS_FILE)
+        for metric in metrics:
+            self.assertTrue(ncu.feeds(metric), f'{metric} feeds no record quantity')
+        fed = {q for m in metrics for q in ncu.feeds(m)}
+        for name in list(ncu.SUMS) + ['achieved_occupancy', 'registers_per_thread', 'profiled_kernels',
+                                      'stall_long_scoreboard', 'stall_barrier', 'stall_selected']:
+            self.assertIn(name, fed)
+
+    def test_bad_lines_are_named(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / 'm.txt'
+            path.write_text('# set\ndram__bytes_read.sum  # ok\nnot a metric\n')
+            with self.assertRaisesRegex(ncu.NcuError, r'm.txt:3: expected one ncu metric name'):
+                ncu.read_metric_file(path)
+            path.write_text('dram__bytes_read.sum\n\ndram__bytes_read.sum\n')
+            with self.assertRaisesRegex(ncu.NcuError, r'm.txt:3: dram__bytes_read.sum is listed twice'):
+                ncu.read_metric_file(path)
+            path.write_text('# nothing\n')
+            with self.assertRaisesRegex(ncu.NcuError, r'm.txt: lists no metric'):
+                ncu.read_metric_file(path)
+
+
+class ParseProbe(unittest.TestCase):
+    def test_three_kernels_in_launch_order_past_the_programs_output(self):
+        kernels = kernels_of()
+        self.assertEqual([k['name'].split('(')[0] for k in kernels], ['copy4', 'smem_conflict', 'fma_loop'])
+        self.assertEqual(len(kernels[0]['metrics']), len(PROBE_METRICS))
+
+    def test_thousands_separators_and_units(self):
+        copy = kernels_of()[0]['metrics']
+        self.assertEqual(copy['dram__bytes_read.sum'], 1073776384)
+        self.assertAlmostEqual(copy['gpu__time_duration.sum'], 538240e-9)  # ns -> s
+        self.assertAlmostEqual(copy['sm__warps_active.avg.pct_of_peak_sustained_active'], 0.9745)  # % -> fraction
+        self.assertEqual(copy['launch__registers_per_thread'], 16)
+
+    def test_the_copy_moves_its_two_gibibytes(self):
+        copy = counters_of('copy4')
+        self.assertAlmostEqual(copy['dram_bytes'] / 2.1e9, 1, delta=0.02)
+        self.assertEqual(copy['dram_bytes'], copy['dram_bytes_read'] + copy['dram_bytes_write'])
+        self.assertEqual(copy['global_load_sectors'], 2**30 // 32)
+        self.assertEqual(copy['global_load_sectors'] / copy['global_load_requests'], 16)  # float4: 512 B a warp
+        self.assertEqual(copy['l2_bytes'], 2**31)
+        self.assertEqual(copy['shared_bank_conflicts'], 0)
+
+    def test_bank_conflicts_and_flops(self):
+        self.assertEqual(counters_of('smem_conflict')['shared_bank_conflicts'], 63488)
+        self.assertEqual(counters_of('smem_conflict')['shared_wavefronts'], 65536)
+        self.assertEqual(counters_of('fma_loop')['fp32_flops'], 2 * 553648128)
+
+    def test_kernels_of_one_iteration_are_combined(self):
+        kernels = kernels_of()
+        both = ncu.combine(kernels, PROBE_METRICS, 'probe.csv')
+        alone = [ncu.combine([k], PROBE_METRICS, 'probe.csv') for k in kernels]
+        self.assertEqual(both['profiled_kernels']['median'], 3)
+        self.assertEqual(both['dram_bytes']['median'], sum(a['dram_bytes']['median'] for a in alone))
+        self.assertAlmostEqual(both['kernel_time']['median'], (538240 + 2464 + 24224) * 1e-9)
+        durations = [a['kernel_time']['median'] for a in alone]
+        occupancy = sum(d * a['achieved_occupancy']['median'] for d, a in zip(durations, alone)) / sum(durations)
+        self.assertAlmostEqual(both['achieved_occupancy']['median'], occupancy)
+        self.assertAlmostEqual(both['stall_long_scoreboard']['median'], 300.04 * durations[0] / sum(durations))
+        self.assertEqual(both['registers_per_thread']['median'], 16)
+        self.assertNotIn('tensor_flops', both)  # not in the fixture's metric set
+        self.assertEqual(both['dram_bytes'], {'median': both['dram_bytes']['median'], 'min': both['dram_bytes']['min'],
+                                              'max': both['dram_bytes']['max'], 'n': 1, 'unit': 'B'})
+        self.assertEqual(both['fp32_flops']['unit'], 'FLOP')
+        self.assertEqual(both['kernel_time']['unit'], 's')
+        self.assertEqual(both['shared_bank_conflicts']['unit'], '')
+
+
+class BadOutput(unittest.TestCase):
+    def test_empty_output(self):
+        with self.assertRaisesRegex(ncu.NcuError, r'probe.csv: no ncu CSV in the output'):
+            kernels_of('')
+
+    def test_ncu_errors_are_quoted(self):
+        text = '==PROF== Connected\n==ERROR== ERR_NVGPUCTRPERM - no permission\n'
+        with self.assertRaisesRegex(ncu.NcuError, r'ncu said: ==ERROR== ERR_NVGPUCTRPERM'):
+            kernels_of(text)
+
+    def test_no_kernel_profiled(self):
+        header = next(line for line in PROBE.split('\n') if line.startswith('"ID"'))
+        with self.assertRaisesRegex(ncu.NcuError, r'profiled no kernel'):
+            ncu.combine(kernels_of(header + '\n'), PROBE_METRICS, 'probe.csv')
+
+    def test_a_missing_metric(self):
+        text = '\n'.join(line for line in PROBE.split('\n') if 'dram__bytes_write.sum' not in line)
+        with self.assertRaisesRegex(ncu.NcuError, r'probe.csv: kernel 0 \(copy4.*\) has no value for dram__bytes_write.sum'):
+            ncu.combine(kernels_of(text), PROBE_METRICS, 'probe.csv')
+
+    def test_a_non_number(self):
+        lines = PROBE.split('\n')
+        number = next(i for i, line in enumerate(lines) if 'smsp__inst_executed.sum' in line)
+        lines[number] = lines[number].replace('"27,431,936"', '"n/a"')
+        with self.assertRaisesRegex(ncu.NcuError, rf'probe.csv:{number + 1}: smsp__inst_executed.sum: the value "n/a" is not a number'):
+            kernels_of('\n'.join(lines))
+
+    def test_a_row_cut_short(self):
+        lines = PROBE.split('\n')
+        lines[8] = lines[8].rsplit(',', 1)[0]
+        with self.assertRaisesRegex(ncu.NcuError, r'probe.csv:9: the row ends before its "Metric Value" field'):
+            kernels_of('\n'.join(lines))
+
+
+class Command(unittest.TestCase):
+    def test_filter_selects_exactly_one_benchmark(self):
+        pattern = re.compile(ncu.benchmark_filter('reduce/v1_naive@268435456'))
+        self.assertTrue(pattern.search('reduce/v1_naive/268435456/min_time:0.050/repeats:10/manual_time'))
+        self.assertTrue(pattern.search('reduce/v1_naive/268435456'))
+        self.assertFalse(pattern.search('reduce/v1_naive/2684354560/manual_time'))
+        self.assertFalse(pattern.search('reduce/v1_naive/268435456/4/manual_time'))
+        self.assertFalse(pattern.search('xreduce/v1_naive/268435456'))
+        matmul = re.compile(ncu.benchmark_filter('matmul/v3_smem_tiled@4096x4096x4096'))
+        self.assertTrue(matmul.search('matmul/v3_smem_tiled/4096/4096/4096/repeats:10/manual_time'))
+        self.assertFalse(matmul.search('matmul/v3_smem_tiled/4096/4096/8192/repeats:10/manual_time'))
+        self.assertTrue(re.search(ncu.benchmark_filter('scan/v2@1024x8'), 'scan/v2/n:1024/k:8/threads:1'))
+        bare = re.compile(ncu.benchmark_filter('bench/x.y'))
+        self.assertTrue(bare.search('bench/x.y/repeats:10/real_time'))
+        self.assertFalse(bare.search('bench/xzy'))
+        self.assertFalse(bare.search('bench/x.y/64'))
+
+    def test_command(self):
+        command = ncu.ncu_command('ncu', Path('b/reduce_bench'), ['a__b.sum', 'c__d.sum'], 'reduce/v1@8')
+        self.assertEqual(command[:7], ['ncu', '--clock-control', 'none', '--profile-from-start', 'off',
+                                       '--csv', '--metrics'])
+        self.assertEqual(command[7:9], ['a__b.sum,c__d.sum', 'b/reduce_bench'])
+        self.assertTrue(command[9].startswith('--benchmark_filter=^reduce/v1/'))
+
+
+class ProfileChapter(unittest.TestCase):
+    results = {'reduce/v1@8': {'time': {'median': 1.0, 'unit': 's'}}}
+
+    def test_nothing_to_profile(self):
+        self.assertIsNone(ncu.profile_chapter(REPO, Path('x'), None, self.results, 'c.md:6'))
+
+    def test_a_key_not_among_the_results_names_the_line(self):
+        with self.assertRaisesRegex(ncu.NcuError, r'^c.md:6: profile: names reduce/v1@16, which is not among '
+                                                  r'the results .*recorded under that name: reduce/v1@8'):
+            ncu.profile_chapter(REPO, Path('x'), ['reduce/v1@16'], self.results, 'c.md:6')
+        with self.assertRaisesRegex(ncu.NcuError, r'^c.md:6: profile: must be a flow list'):
+            ncu.profile_chapter(REPO, Path('x'), 'reduce/v1@8', self.results, 'c.md:6')
+
+    def test_no_ncu_says_so_and_records_timings(self):
+        with mock.patch.object(ncu, 'find_ncu', return_value=None), \
+                mock.patch('builtins.print') as printed:
+            self.assertIsNone(ncu.profile_chapter(REPO, Path('x'), ['reduce/v1@8'], self.results, 'c.md:6'))
+        printed.assert_called_once_with('measure: no ncu found: timings only', flush=True)
+
+    def test_counters_are_merged_into_the_result(self):
+        results = {'reduce/v1@8': {'time': {'median': 1.0, 'unit': 's'}}}
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            (root / 'book').mkdir()
+            (root / ncu.METRICS_FILE).write_text((FIXTURES / 'metrics.txt').read_text())
+            with mock.patch.object(ncu, 'find_ncu', return_value='ncu'), \
+                    mock.patch.object(ncu, 'run_profiled', return_value=PROBE) as run, \
+                    mock.patch.object(ncu, 'ncu_version', return_value='2025.3.1.0'), \
+                    mock.patch('builtins.print'):
+                profiler = ncu.profile_chapter(root, Path('b/reduce_bench'), ['reduce/v1@8'], results, 'c.md:6')
+        self.assertEqual(profiler, {'tool': 'ncu', 'version': '2025.3.1.0', 'clock_control': 'none',
+                                    'metrics_file': 'book/ncu-metrics.txt'})
+        self.assertIn('--benchmark_filter=^reduce/v1/', run.call_args[0][0][-1])
+        self.assertEqual(results['reduce/v1@8']['time']['median'], 1.0)
+        self.assertEqual(results['reduce/v1@8']['shared_bank_conflicts']['median'], 63488)
+        self.assertEqual(results['reduce/v1@8']['profiled_kernels']['median'], 3)
+
+
+if __name__ == '__main__':
+    unittest.main()
