@@ -35,10 +35,11 @@
 #include "bench/latency.cuh"
 #include "bench/random.h"
 #include "bench/stream.cuh"
+#include "bench/burst.cuh"
 
 namespace {
 
-#line 1217 "chapters/A-bench.md"
+#line 1218 "chapters/A-bench.md"
 // Blocks that fill every SM once: N_SM x (resident blocks of this kernel per SM).
 template <class Kernel>
 int blocks_filling_every_sm(Kernel kernel, int threads_per_block) {
@@ -51,9 +52,9 @@ int blocks_filling_every_sm(Kernel kernel, int threads_per_block) {
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, threads_per_block, 0));
   return sm_count * blocks_per_sm;
 }
-#line 1192 "chapters/A-bench.md"
+#line 1193 "chapters/A-bench.md"
 
-#line 1240 "chapters/A-bench.md"
+#line 1241 "chapters/A-bench.md"
 constexpr int kCopyThreads = 256;
 
 __global__ void copy_float4(const float4* __restrict__ source, float4* __restrict__ destination,
@@ -111,9 +112,9 @@ BENCHMARK_CAPTURE(bm_copy, warm, bench::Flush::no)
     ->Name("bench/copy_warm_l2")
     ->Arg(std::int64_t{1} << 24)
     ->Apply(bench::gpu_benchmark);
-#line 1194 "chapters/A-bench.md"
+#line 1195 "chapters/A-bench.md"
 
-#line 2301 "chapters/A-bench.md"
+#line 2356 "chapters/A-bench.md"
 void bm_memcpy(benchmark::State& state) {
   const auto bytes_per_buffer = static_cast<std::size_t>(state.range(0));
   try {
@@ -136,9 +137,9 @@ BENCHMARK(bm_memcpy)
     ->Name("bench/memcpy_bandwidth")
     ->Arg(std::int64_t{1} << 31)
     ->Apply(bench::gpu_benchmark);
-#line 1196 "chapters/A-bench.md"
+#line 1197 "chapters/A-bench.md"
 
-#line 2204 "chapters/A-bench.md"
+#line 2259 "chapters/A-bench.md"
 void bm_read(benchmark::State& state) {
   const auto bytes = static_cast<std::size_t>(state.range(0));
   try {
@@ -200,9 +201,9 @@ BENCHMARK(bm_l2_read)
     ->Name("bench/l2_bandwidth")
     ->Arg(std::int64_t{1} << 24)
     ->Apply(bench::gpu_benchmark);
-#line 1198 "chapters/A-bench.md"
+#line 1199 "chapters/A-bench.md"
 
-#line 2268 "chapters/A-bench.md"
+#line 2323 "chapters/A-bench.md"
 // B_smem: Arg rounds of four 16-byte shared loads per thread, every SM full.
 void bm_shared_read(benchmark::State& state) {
   const int rounds = static_cast<int>(state.range(0));
@@ -225,9 +226,9 @@ BENCHMARK(bm_shared_read)
     ->Name("bench/shared_bandwidth")
     ->Arg(1024)
     ->Apply(bench::gpu_benchmark);
-#line 1200 "chapters/A-bench.md"
+#line 1201 "chapters/A-bench.md"
 
-#line 2332 "chapters/A-bench.md"
+#line 2387 "chapters/A-bench.md"
 constexpr int kChaseSteps = 8192;
 constexpr double kLatencyMinSeconds = 0.01;
 
@@ -286,9 +287,9 @@ BENCHMARK(bm_loaded_latency)
     ->Apply(every_point_of_the_sweep)
     ->Apply(bench::gpu_benchmark)
     ->MinTime(kLatencyMinSeconds);
-#line 1202 "chapters/A-bench.md"
+#line 1203 "chapters/A-bench.md"
 
-#line 1319 "chapters/A-bench.md"
+#line 1320 "chapters/A-bench.md"
 constexpr int kFmaThreads = 256;
 constexpr int kFmaChains = 8;  // independent chains per thread: enough to hide the FMA latency
 
@@ -323,9 +324,9 @@ void bm_fp32_fma(benchmark::State& state) {
 }
 
 BENCHMARK(bm_fp32_fma)->Name("bench/fp32_fma_rate")->Arg(1 << 14)->Apply(bench::gpu_benchmark);
-#line 1204 "chapters/A-bench.md"
+#line 1205 "chapters/A-bench.md"
 
-#line 1366 "chapters/A-bench.md"
+#line 1367 "chapters/A-bench.md"
 struct GemmOperands {
   explicit GemmOperands(int n) : a(square(n)), b(square(n)), c(square(n)) {
     const std::uint64_t seed = 0x5EED;  // fixed: the ceiling is a property of the machine
@@ -350,8 +351,8 @@ cublasHandle_t cublas_handle() {
   return handle;
 }
 
-// One timed GEMM loop; `rest_first` idles the GPU before it, so the loop starts at full clock.
-void time_bf16_gemm(benchmark::State& state, std::chrono::milliseconds rest_first) {
+// One timed GEMM loop; a burst idles the GPU before it, so the loop starts at full clock.
+void time_bf16_gemm(benchmark::State& state, bool burst) {
   const int n = static_cast<int>(state.range(0));
   static std::map<int, std::unique_ptr<GemmOperands>> by_size;
   auto& operands = by_size[n];
@@ -361,48 +362,40 @@ void time_bf16_gemm(benchmark::State& state, std::chrono::milliseconds rest_firs
   CUBLAS_CHECK(cublasSetStream(handle, stream));
   const float alpha = 1.0f;
   const float beta = 0.0f;
-  std::this_thread::sleep_for(rest_first);
-  bench::time_gpu(
-      state, stream,
-      [&](cudaStream_t) {
-        CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha,
-                                  operands->a.data(), CUDA_R_16BF, n, operands->b.data(),
-                                  CUDA_R_16BF, n, &beta, operands->c.data(), CUDA_R_16BF, n,
-                                  CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-      },
-      bench::Flush::no);  // bound by arithmetic, not by memory
+  const auto product = [&](cudaStream_t) {
+    CUBLAS_CHECK(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha,
+                              operands->a.data(), CUDA_R_16BF, n, operands->b.data(), CUDA_R_16BF,
+                              n, &beta, operands->c.data(), CUDA_R_16BF, n, CUBLAS_COMPUTE_32F,
+                              CUBLAS_GEMM_DEFAULT));
+  };
+  if (burst) {  // bound by arithmetic, not by memory: no flush
+    bench::time_gpu_burst(state, stream, product, bench::Flush::no);
+  } else {
+    bench::time_gpu(state, stream, product, bench::Flush::no);
+  }
   const double elements = static_cast<double>(n) * n;
   bench::set_traffic(state, 3.0 * elements * sizeof(__nv_bfloat16), 2.0 * elements * n);
 }
 
-// F_bf16: a short burst (a warm-up and kBurstIterations products, about 10 ms at N = 8192)
-// after a rest, ten times over: the rate at the clock the tensor cores start at.
-constexpr int kBurstIterations = 5;
-void bm_bf16_gemm_burst(benchmark::State& state) {
-  time_bf16_gemm(state, std::chrono::milliseconds(200));
-}
+// F_bf16: a short burst (a warm-up and bench::kBurstIterations products, about 10 ms at
+// N = 8192) after a rest, ten times over: the rate at the clock the tensor cores start at.
+void bm_bf16_gemm_burst(benchmark::State& state) { time_bf16_gemm(state, true); }
 
 // The same product back to back for the harness's usual 50 ms per repetition: the rate once
 // the board's power limit has pulled the clock down.
-void bm_bf16_gemm_sustained(benchmark::State& state) {
-  time_bf16_gemm(state, std::chrono::milliseconds(0));
-}
+void bm_bf16_gemm_sustained(benchmark::State& state) { time_bf16_gemm(state, false); }
 
-BENCHMARK(bm_bf16_gemm_burst)  // gpu_benchmark's settings, but a fixed count instead of MinTime
+BENCHMARK(bm_bf16_gemm_burst)
     ->Name("bench/bf16_tensor_rate")
     ->Arg(8192)
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond)
-    ->Repetitions(bench::kRepetitions)
-    ->Iterations(kBurstIterations)
-    ->DisplayAggregatesOnly(true);
+    ->Apply(bench::burst_benchmark);
 BENCHMARK(bm_bf16_gemm_sustained)
     ->Name("bench/bf16_sustained_rate")
     ->Arg(8192)
     ->Apply(bench::gpu_benchmark);
-#line 1206 "chapters/A-bench.md"
+#line 1207 "chapters/A-bench.md"
 
-#line 1464 "chapters/A-bench.md"
+#line 1519 "chapters/A-bench.md"
 __global__ void empty_kernel() {}
 
 using host_clock = std::chrono::steady_clock;
@@ -455,6 +448,6 @@ BENCHMARK(bm_launch_throughput)
     ->Arg(1000)
     ->Apply(bench::gpu_benchmark)
     ->MinTime(bench::kMinSecondsPerRepetition / 1000);
-#line 1208 "chapters/A-bench.md"
+#line 1209 "chapters/A-bench.md"
 
 }  // namespace
