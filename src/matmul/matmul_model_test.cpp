@@ -132,7 +132,7 @@ TEST(MatmulModel, WholeKernelCounts) {
 
 }  // namespace
 }  // namespace matmul::model
-#line 2008 "chapters/3.2-matmul.md"
+#line 2031 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 namespace {
@@ -168,7 +168,7 @@ TEST(MatmulModel, TunedShapes) {
 
 }  // namespace
 }  // namespace matmul::model
-#line 2768 "chapters/3.2-matmul.md"
+#line 2800 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 namespace {
