@@ -168,7 +168,7 @@ TEST(MatmulModel, TunedShapes) {
 
 }  // namespace
 }  // namespace matmul::model
-#line 2800 "chapters/3.2-matmul.md"
+#line 2829 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 namespace {
