@@ -220,7 +220,7 @@ inline constexpr Rung kV8DoubleBuffered{128, 128, 8, 128, 128, 256,     2,      
                                         transposed_staging(8, 132, 1, 1)};
 
 }  // namespace matmul::model
-#line 2010 "chapters/3.2-matmul.md"
+#line 2011 "chapters/3.2-matmul.md"
 
 // v9's shapes as rungs. A lane's patch is (WM / 8) x (WN / 4) in 4 x 4 pieces; per k a warp
 // issues one 128-bit load per piece row and column, each a single wavefront.
@@ -239,7 +239,7 @@ constexpr Rung tuned_rung(TileShape s) {
 }
 
 }  // namespace matmul::model
-#line 2771 "chapters/3.2-matmul.md"
+#line 2772 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 

@@ -132,7 +132,7 @@ TEST(MatmulModel, WholeKernelCounts) {
 
 }  // namespace
 }  // namespace matmul::model
-#line 2031 "chapters/3.2-matmul.md"
+#line 2032 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 namespace {
@@ -168,7 +168,7 @@ TEST(MatmulModel, TunedShapes) {
 
 }  // namespace
 }  // namespace matmul::model
-#line 2829 "chapters/3.2-matmul.md"
+#line 2830 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 namespace {
