@@ -239,7 +239,7 @@ constexpr Rung tuned_rung(TileShape s) {
 }
 
 }  // namespace matmul::model
-#line 2772 "chapters/3.2-matmul.md"
+#line 2773 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 

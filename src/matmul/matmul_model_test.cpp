@@ -168,7 +168,7 @@ TEST(MatmulModel, TunedShapes) {
 
 }  // namespace
 }  // namespace matmul::model
-#line 2830 "chapters/3.2-matmul.md"
+#line 2831 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 namespace {
