@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""figures/plots/*.py (waves-staircase.py, launch-timeline.py, occupancy-littles-law.py): each draws its SVG from a record
+"""figures/plots/*.py (waves-staircase.py, launch-timeline.py, occupancy-littles-law.py, transpose-ladder.py): each draws its SVG from a record
 byte-identically, draws a 'not measured' panel when the record is absent (so the page's link is
 never broken), and exits 2 on a bad record."""
 import json
@@ -16,6 +16,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 STAIRCASE = os.path.join(REPO, 'figures', 'plots', 'waves-staircase.py')
 TIMELINE = os.path.join(REPO, 'figures', 'plots', 'launch-timeline.py')
 LITTLE = os.path.join(REPO, 'figures', 'plots', 'occupancy-littles-law.py')
+LADDER = os.path.join(REPO, 'figures', 'plots', 'transpose-ladder.py')
 
 
 def staircase_record():
@@ -183,6 +184,70 @@ class LittlesLawTest(unittest.TestCase):
         done = self.draw('a')
         self.assertEqual(done.returncode, 2)
         self.assertIn('1.3.json', done.stderr)
+
+
+def ladder_record(counted=True):
+    """A synthetic chapter 2.2 record: the five rungs, the staged copy and the two peers at 8192^2."""
+    one = lambda v, unit='': {'median': v, 'min': v, 'max': v, 'n': 10, 'unit': unit}
+    model = {'v1_naive': 0, 'v2_tiled': 69206016, 'v3_padded': 4194304, 'v4_swizzled': 4194304,
+             'v5_vectorized': 4194304, 'copy_staged': 4194304, 'peer_copy': None, 'peer_memcpy': None}
+    times = {'v1_naive': 600e-6, 'v2_tiled': 290e-6, 'v3_padded': 140e-6, 'v4_swizzled': 141e-6,
+             'v5_vectorized': 128e-6, 'copy_staged': 123e-6, 'peer_copy': 121e-6, 'peer_memcpy': 119e-6}
+    results = {}
+    for rung, t in times.items():
+        entry = {'time': one(t, 's'), 'bandwidth': one(8 * 8192 * 8192 / t, 'B/s')}
+        if model[rung] is not None:
+            entry['model_shared_wavefronts'] = one(model[rung])
+            if counted:
+                entry['shared_wavefronts'] = one(model[rung] * 1.001)
+        results['transpose/%s@8192x8192' % rung] = entry
+    return {'gpu': 'NVIDIA H200', 'date': '2026-11-30T10:00:00Z', 'results': results}
+
+
+class LadderTest(unittest.TestCase):
+    def setUp(self):
+        self.work = tempfile.mkdtemp(prefix='plots-test.')
+        self.addCleanup(shutil.rmtree, self.work)
+        self.records = os.path.join(self.work, 'records')
+        os.makedirs(self.records)
+
+    def draw(self, out):
+        return subprocess.run([sys.executable, LADDER, self.records, os.path.join(self.work, out)],
+                              capture_output=True, text=True)
+
+    def svg(self, out):
+        with open(os.path.join(self.work, out, 'transpose-ladder.svg'), 'rb') as f:
+            return f.read()
+
+    def test_draws_byte_identically(self):
+        with open(os.path.join(self.records, '2.2.json'), 'w') as f:
+            json.dump(ladder_record(), f)
+        with open(os.path.join(self.records, 'machine.json'), 'w') as f:
+            json.dump({'ceilings': {'copy_bandwidth': {'median': 4.28e12, 'unit': 'B/s'}}}, f)
+        for out in ('a', 'b'):
+            done = self.draw(out)
+            self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertTrue(self.svg('a').startswith(b'<?xml'))
+        self.assertEqual(self.svg('a'), self.svg('b'))
+        self.assertNotIn(b'<dc:date>', self.svg('a'))
+
+    def test_draws_without_counters_or_ceiling(self):
+        with open(os.path.join(self.records, '2.2.json'), 'w') as f:
+            json.dump(ladder_record(counted=False), f)
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 0, done.stderr)
+
+    def test_without_a_record_says_not_measured(self):
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(b'not measured', self.svg('a'))
+
+    def test_a_record_without_the_ladder_is_an_error(self):
+        with open(os.path.join(self.records, '2.2.json'), 'w') as f:
+            json.dump({'results': {'transpose/peer_copy@8192x8192': {}}}, f)
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 2)
+        self.assertIn('2.2.json', done.stderr)
 
 
 if __name__ == '__main__':
