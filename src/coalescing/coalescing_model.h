@@ -169,7 +169,8 @@ class Walk {
     }
     for (std::size_t k = 0; k < instructions_.size(); ++k) {
       for (std::size_t j = 0; j < k; ++j) {
-        if (slot_of_[j] == slot_of_[k] && instructions_[j].stride_bytes != instructions_[k].stride_bytes) return 0;
+        const bool same_buffer = slot_of_[j] == slot_of_[k];
+        if (same_buffer && instructions_[j].stride_bytes != instructions_[k].stride_bytes) return 0;
       }
     }
     return period;
