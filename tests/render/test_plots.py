@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""figures/plots/*.py (waves-staircase.py, launch-timeline.py, occupancy-littles-law.py, transpose-ladder.py): each draws its SVG from a record
+"""figures/plots/*.py (waves-staircase.py, launch-timeline.py, occupancy-littles-law.py,
+transpose-ladder.py, coalescing-traffic.py): each draws its SVG from a record
 byte-identically, draws a 'not measured' panel when the record is absent (so the page's link is
 never broken), and exits 2 on a bad record."""
 import json
@@ -17,6 +18,7 @@ STAIRCASE = os.path.join(REPO, 'figures', 'plots', 'waves-staircase.py')
 TIMELINE = os.path.join(REPO, 'figures', 'plots', 'launch-timeline.py')
 LITTLE = os.path.join(REPO, 'figures', 'plots', 'occupancy-littles-law.py')
 LADDER = os.path.join(REPO, 'figures', 'plots', 'transpose-ladder.py')
+COALESCING = os.path.join(REPO, 'figures', 'plots', 'coalescing-traffic.py')
 
 
 def staircase_record():
@@ -248,6 +250,83 @@ class LadderTest(unittest.TestCase):
         done = self.draw('a')
         self.assertEqual(done.returncode, 2)
         self.assertIn('2.2.json', done.stderr)
+
+
+
+def coalescing_record(counted=True):
+    """A synthetic chapter 2.1 record: every pattern, with or without ncu's dram_bytes."""
+    n = 1 << 26
+    patterns = {'unit_stride@67108864': 8 * n, 'unit_stride_float4@67108864': 8 * n,
+                'stride@67108864x2': 12 * n, 'stride@67108864x4': 20 * n, 'stride@67108864x8': 36 * n,
+                'stride@67108864x32': 36 * n, 'stride_fetch32@67108864x32': 36 * n,
+                'misaligned@67108864x1': 8 * n, 'aos@67108864': 36 * n, 'soa@67108864': 20 * n}
+    one = lambda v, unit='': {'median': v, 'min': v, 'max': v, 'n': 1, 'unit': unit}
+    results = {}
+    for name, model in patterns.items():
+        time = model / 4e12
+        useful = 20 * n if name.startswith(('aos', 'soa')) else 8 * n
+        quantities = {'time': one(time, 's'), 'bandwidth': one(useful / time, 'B/s'),
+                      'model_dram_bytes': one(model, 'B')}
+        if counted:
+            quantities['dram_bytes'] = one(model * 0.97, 'B')
+        results['coalescing/' + name] = quantities
+    return {'gpu': 'NVIDIA H200', 'date': '2026-11-30T10:00:00Z', 'results': results}
+
+
+class CoalescingTest(unittest.TestCase):
+    def setUp(self):
+        self.work = tempfile.mkdtemp(prefix='plots-test.')
+        self.addCleanup(shutil.rmtree, self.work)
+        self.records = os.path.join(self.work, 'records')
+        os.makedirs(self.records)
+
+    def write(self, record):
+        with open(os.path.join(self.records, '2.1.json'), 'w') as f:
+            json.dump(record, f)
+
+    def draw(self, out):
+        return subprocess.run([sys.executable, COALESCING, self.records, os.path.join(self.work, out)],
+                              capture_output=True, text=True)
+
+    def svg(self, out):
+        with open(os.path.join(self.work, out, 'coalescing-traffic.svg'), 'rb') as f:
+            return f.read()
+
+    def test_draws_byte_identically(self):
+        self.write(coalescing_record())
+        with open(os.path.join(self.records, 'machine.json'), 'w') as f:
+            json.dump({'ceilings': {'copy_bandwidth': {'median': 4.2e12}}}, f)
+        for out in ('a', 'b'):
+            done = self.draw(out)
+            self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertTrue(self.svg('a').startswith(b'<?xml'))
+        self.assertEqual(self.svg('a'), self.svg('b'))
+        self.assertNotIn(b'<dc:date>', self.svg('a'))
+
+    def test_without_counters_says_so(self):
+        self.write(coalescing_record(counted=False))
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(b'no counters', self.svg('a'))
+
+    def test_without_a_record_says_not_measured(self):
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(b'not measured', self.svg('a'))
+
+    def test_a_record_without_the_patterns_is_an_error(self):
+        self.write({'results': {'coalescing/peer_memcpy@67108864': {}}})
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 2)
+        self.assertIn('2.1.json', done.stderr)
+
+    def test_a_pattern_without_its_model_is_an_error(self):
+        record = coalescing_record()
+        del record['results']['coalescing/soa@67108864']['model_dram_bytes']
+        self.write(record)
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 2)
+        self.assertIn('soa', done.stderr)
 
 
 if __name__ == '__main__':
