@@ -42,6 +42,7 @@ __global__ void __launch_bounds__(kThreads, 2048 / kThreads)
   unsigned i = threadIdx.x % len;
   float sum = 0.0f;
   static_assert(kLoadsInFlight == 4, "the loop below issues four loads");
+#pragma unroll 1  // four loads in flight are enough (lesson 1.3); unrolling would spill registers
   for (int done = 0; done < loads_per_thread; done += kLoadsInFlight) {
     const unsigned i1 = next_in_slice(i, step, len);
     const unsigned i2 = next_in_slice(i1, step, len);
@@ -55,7 +56,7 @@ __global__ void __launch_bounds__(kThreads, 2048 / kThreads)
   }
   sums[static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x] = sum;
 }
-#line 398 "chapters/2.3-reuse.md"
+#line 399 "chapters/2.3-reuse.md"
 
 // a <- fmaf(a, 1/2, x), `reuse` times, on each of the four lanes of acc.
 __device__ __forceinline__ void use_repeatedly(float4& acc, float4 x, int reuse) {
