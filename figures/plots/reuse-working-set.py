@@ -14,6 +14,7 @@ them. Without the record it draws a panel that says so, so the page's link is ne
 Byte-identical output for identical input (fixed SVG hash salt, no date).
 Exit status: 0 done, 2 the record is unreadable or lacks the sweep (the message says which)."""
 import json
+import math
 import os
 import re
 import sys
@@ -66,6 +67,20 @@ def ceilings(records):
     return {name: c['median'] for name, c in data.get('ceilings', {}).items() if isinstance(c, dict) and 'median' in c}
 
 
+def plain_log_axes(ax, xticks):
+    """Log scales on both axes, labelled with plain numbers rather than powers."""
+    from matplotlib.ticker import FuncFormatter
+    ax.set_xscale('log', base=2)
+    ax.set_yscale('log')
+    ax.set_xticks(xticks)
+    plain = FuncFormatter(lambda v, _: '%g' % v)
+    ax.xaxis.set_major_formatter(plain)
+    ax.yaxis.set_major_formatter(plain)
+    # Minor ticks labelled at 2 and 5 times a power of ten only, so the labels do not crowd.
+    ax.yaxis.set_minor_formatter(FuncFormatter(
+        lambda v, _: '%g' % v if v > 0 and round(v / 10 ** math.floor(math.log10(v)), 6) in (2, 5) else ''))
+
+
 def draw_sweep(ax, curves, l2_bytes, edges, roofs):
     for (name, label, color, marker), points in curves:
         w = [p[0] / MiB for p in points]
@@ -77,7 +92,8 @@ def draw_sweep(ax, curves, l2_bytes, edges, roofs):
                                   ('read_bandwidth', '$B_\\mathrm{read}$', '-.')):
         if ceiling in roofs:
             ax.axhline(roofs[ceiling] / 1e12, color='#555555', linestyle=style, linewidth=0.8)
-            ax.annotate(label, (4096 * 1.05, roofs[ceiling] / 1e12), fontsize=8, va='center')
+            ax.annotate(label, (0.99, roofs[ceiling] / 1e12), xycoords=('axes fraction', 'data'), fontsize=8,
+                        ha='right', va='bottom')
     if l2_bytes:
         ax.axvline(l2_bytes / MiB, color='#d62728', linewidth=1.2)
         ax.annotate('L2 = %g MiB' % (l2_bytes / MiB), (l2_bytes / MiB * 1.08, 0.97), xycoords=('data', 'axes fraction'),
@@ -85,8 +101,7 @@ def draw_sweep(ax, curves, l2_bytes, edges, roofs):
     for quantity, color in (('l1_plateau_end_bytes', '#1f77b4'), ('l2_plateau_end_bytes', '#ff7f0e')):
         if quantity in edges:
             ax.axvline(edges[quantity]['median'] / MiB, color=color, linestyle=':', linewidth=1.0)
-    ax.set_xscale('log', base=2)
-    ax.set_yscale('log')
+    plain_log_axes(ax, [1, 4, 16, 64, 256, 1024, 4096])
     ax.set_xlabel('working set $W$ (MiB)')
     ax.set_ylabel('bandwidth (TB/s)')
     ax.grid(True, which='both', linewidth=0.3, alpha=0.6)
@@ -107,8 +122,7 @@ def draw_reuse(ax, points, roofs):
         ax.axvline(r_star, color='#d62728', linestyle=':', linewidth=0.9)
         ax.annotate('$r^* = 2F/B$', (r_star * 1.08, 0.97), xycoords=('data', 'axes fraction'), fontsize=8,
                     color='#d62728', va='top')
-    ax.set_xscale('log', base=2)
-    ax.set_yscale('log')
+    plain_log_axes(ax, [1, 2, 4, 8, 16, 32, 64, 128, 256])
     ax.set_xlabel('reuse $r$ (FMAs per loaded float)')
     ax.set_ylabel('time (µs)')
     ax.grid(True, which='both', linewidth=0.3, alpha=0.6)
