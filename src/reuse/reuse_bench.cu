@@ -37,7 +37,8 @@ constexpr std::int64_t kPlateauFrom = 4 * kMiB;     // a plateau's bandwidth: th
 constexpr std::int64_t kPlateauTo = 16 * kMiB;      // points from 4 to 16 MiB, in L1 and in L2
 constexpr double kOnPlateau = 0.9;                  // "within 10% of the plateau"
 
-constexpr std::int64_t kReuseBytes = std::int64_t{1} << 28;  // 2^26 floats
+constexpr std::int64_t kReuseBytes = std::int64_t{1} << 29;  // 2^27 floats: a launch's start
+                                                             // and tail are a few % of its time
 constexpr int kReuseFactors[] = {1, 2, 4, 8, 16, 20, 24, 28, 32, 36, 40, 48, 64, 128, 256};
 constexpr int kReuseRepetitions = 5;  // of the harness's minimum time each: fifteen points
 
@@ -52,7 +53,7 @@ const bench::DeviceBuffer<float4>& sweep_buffer() {
   return buffer;
 }
 
-// The reuse kernel's input: 2^26 positive floats, made once.
+// The reuse kernel's input: 2^27 positive floats, made once.
 const bench::DeviceBuffer<float>& reuse_input() {
   static const bench::DeviceBuffer<float> buffer = [] {
     bench::DeviceBuffer<float> b(static_cast<std::size_t>(kReuseBytes) / sizeof(float));
