@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """figures/plots/*.py (waves-staircase.py, launch-timeline.py, occupancy-littles-law.py,
-transpose-ladder.py, coalescing-traffic.py): each draws its SVG from a record
+transpose-ladder.py, coalescing-traffic.py, reuse-working-set.py): each draws its SVG from a record
 byte-identically, draws a 'not measured' panel when the record is absent (so the page's link is
 never broken), and exits 2 on a bad record."""
 import json
@@ -19,6 +19,7 @@ TIMELINE = os.path.join(REPO, 'figures', 'plots', 'launch-timeline.py')
 LITTLE = os.path.join(REPO, 'figures', 'plots', 'occupancy-littles-law.py')
 LADDER = os.path.join(REPO, 'figures', 'plots', 'transpose-ladder.py')
 COALESCING = os.path.join(REPO, 'figures', 'plots', 'coalescing-traffic.py')
+REUSE = os.path.join(REPO, 'figures', 'plots', 'reuse-working-set.py')
 
 
 def staircase_record():
@@ -327,6 +328,79 @@ class CoalescingTest(unittest.TestCase):
         done = self.draw('a')
         self.assertEqual(done.returncode, 2)
         self.assertIn('soa', done.stderr)
+
+
+
+def reuse_record():
+    """A synthetic chapter 2.3 record and machine.json: three plateaus, and a ridge near r = 29."""
+    mib = 1 << 20
+    stat = lambda v, unit='': {'median': v, 'min': v * 0.98, 'max': v * 1.01, 'n': 5, 'unit': unit}
+    results = {}
+    for w in (1, 2, 4, 8, 12, 16, 24, 32, 40, 48, 56, 64, 80, 96, 128, 256, 1024, 4096):
+        l2 = 7.5e12 if w <= 40 else 4.4e12
+        results['reuse/sweep_ca@%d' % (w * mib)] = {'bandwidth': stat(25e12 if w <= 24 else l2, 'B/s')}
+        results['reuse/sweep_cg@%d' % (w * mib)] = {'bandwidth': stat(l2, 'B/s')}
+    results['reuse/plateau_edges@1048576'] = {'l1_plateau_end_bytes': stat(30 * mib, 'B'),
+                                              'l2_plateau_end_bytes': stat(44 * mib, 'B')}
+    n = 1 << 26
+    for r in (1, 2, 4, 8, 16, 24, 32, 64, 128, 256):
+        t = max(4 * n / 4.5e12, 2 * r * n / 65e12)
+        results['reuse/register_reuse@%dx%d' % (4 * n, r)] = {
+            'time': stat(t, 's'), 'bytes': stat(4 * n + 4 * 135168, 'B'), 'flops': stat(2 * r * n, 'FLOP')}
+    record = {'gpu': 'NVIDIA H200', 'date': '2026-11-30T10:40:00Z', 'context': {'l2_bytes': 60 * mib},
+              'results': results}
+    machine = {'ceilings': {'read_bandwidth': stat(4.5e12, 'B/s'), 'l2_bandwidth': stat(7.7e12, 'B/s'),
+                            'shared_bandwidth': stat(33e12, 'B/s'), 'fp32_fma_rate': stat(65e12, 'FLOP/s')}}
+    return record, machine
+
+
+class ReuseWorkingSetTest(unittest.TestCase):
+    def setUp(self):
+        self.work = tempfile.mkdtemp(prefix='plots-test.')
+        self.addCleanup(shutil.rmtree, self.work)
+        self.records = os.path.join(self.work, 'records')
+        os.makedirs(self.records)
+
+    def draw(self, out):
+        return subprocess.run([sys.executable, REUSE, self.records, os.path.join(self.work, out)],
+                              capture_output=True, text=True)
+
+    def svg(self, out):
+        with open(os.path.join(self.work, out, 'reuse-working-set.svg'), 'rb') as f:
+            return f.read()
+
+    def test_draws_byte_identically(self):
+        record, machine = reuse_record()
+        with open(os.path.join(self.records, '2.3.json'), 'w') as f:
+            json.dump(record, f)
+        with open(os.path.join(self.records, 'machine.json'), 'w') as f:
+            json.dump(machine, f)
+        for out in ('a', 'b'):
+            done = self.draw(out)
+            self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertTrue(self.svg('a').startswith(b'<?xml'))
+        self.assertEqual(self.svg('a'), self.svg('b'))
+        self.assertNotIn(b'<dc:date>', self.svg('a'))
+        self.assertIn(b'L2 = 60 MiB', self.svg('a'))
+
+    def test_draws_without_machine_json(self):
+        record, _ = reuse_record()
+        with open(os.path.join(self.records, '2.3.json'), 'w') as f:
+            json.dump(record, f)
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 0, done.stderr)
+
+    def test_without_a_record_says_not_measured(self):
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(b'not measured', self.svg('a'))
+
+    def test_a_record_without_the_sweep_is_an_error(self):
+        with open(os.path.join(self.records, '2.3.json'), 'w') as f:
+            json.dump({'results': {'reuse/register_reuse@268435456x1': {}}}, f)
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 2)
+        self.assertIn('2.3.json', done.stderr)
 
 
 if __name__ == '__main__':

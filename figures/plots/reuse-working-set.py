@@ -1,0 +1,185 @@
+#!/usr/bin/python3
+"""Chapter 2.3's two measured curves: bandwidth against working set, and time against reuse.
+
+    figures/plots/reuse-working-set.py RECORDS_DIR OUT_DIR
+
+reads RECORDS_DIR/2.3.json (a record written by make measure) and, where present,
+RECORDS_DIR/machine.json (the harness's ceilings), and writes OUT_DIR/reuse-working-set.svg: two
+panels. Top, the bandwidth of every reuse/sweep_ca@W and reuse/sweep_cg@W point (median, bar from
+min to max) against the working set W on a log scale, the L2 size of the record's context marked,
+the measured ends of the plateaus (reuse/plateau_edges) dotted, and B_smem, B_L2 and B_read from
+machine.json as horizontal lines. Bottom, the time of every reuse/register_reuse@<bytes>x<r> point
+against r, with the model's two terms, bytes / B_read and flops / F_fp32, where machine.json gives
+them. Without the record it draws a panel that says so, so the page's link is never broken.
+Byte-identical output for identical input (fixed SVG hash salt, no date).
+Exit status: 0 done, 2 the record is unreadable or lacks the sweep (the message says which)."""
+import json
+import math
+import os
+import re
+import sys
+
+TARGET = 'reuse-working-set.svg'
+SWEEPS = [('reuse/sweep_ca', 'ld.global.ca (through L1)', '#1f77b4', 'o'),
+          ('reuse/sweep_cg', 'ld.global.cg (L2 only)', '#ff7f0e', 's')]
+REUSE = 'reuse/register_reuse'
+EDGES = 'reuse/plateau_edges@1048576'
+MiB = 1024.0 * 1024.0
+
+
+def sweep(results, name):
+    """[(W bytes, median B/s, min, max)] sorted by W."""
+    points = []
+    for key, quantities in results.items():
+        match = re.fullmatch(re.escape(name) + r'@(\d+)', key)
+        if not match:
+            continue
+        bandwidth = quantities.get('bandwidth')
+        if not bandwidth:
+            raise ValueError('%s has no bandwidth' % key)
+        points.append((int(match.group(1)), bandwidth['median'], bandwidth['min'], bandwidth['max']))
+    return sorted(points)
+
+
+def reuse_points(results):
+    """[(r, median s, min s, max s, bytes, flops)] sorted by r."""
+    points = []
+    for key, quantities in results.items():
+        match = re.fullmatch(re.escape(REUSE) + r'@(\d+)x(\d+)', key)
+        if not match:
+            continue
+        try:
+            time = quantities['time']
+            points.append((int(match.group(2)), time['median'], time['min'], time['max'],
+                           quantities['bytes']['median'], quantities['flops']['median']))
+        except (KeyError, TypeError):
+            raise ValueError('%s has no time, bytes or flops' % key)
+    return sorted(points)
+
+
+def ceilings(records):
+    """machine.json's ceilings (name -> median), or {} when there is none."""
+    path = os.path.join(records, 'machine.json')
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        data = json.load(f)
+    return {name: c['median'] for name, c in data.get('ceilings', {}).items() if isinstance(c, dict) and 'median' in c}
+
+
+def plain_log_axes(ax, xticks):
+    """Log scales on both axes, labelled with plain numbers rather than powers."""
+    from matplotlib.ticker import FuncFormatter
+    ax.set_xscale('log', base=2)
+    ax.set_yscale('log')
+    ax.set_xticks(xticks)
+    plain = FuncFormatter(lambda v, _: '%g' % v)
+    ax.xaxis.set_major_formatter(plain)
+    ax.yaxis.set_major_formatter(plain)
+    # Minor ticks labelled at 2 and 5 times a power of ten only, so the labels do not crowd.
+    ax.yaxis.set_minor_formatter(FuncFormatter(
+        lambda v, _: '%g' % v if v > 0 and round(v / 10 ** math.floor(math.log10(v)), 6) in (2, 5) else ''))
+
+
+def draw_sweep(ax, curves, l2_bytes, edges, roofs):
+    for (name, label, color, marker), points in curves:
+        w = [p[0] / MiB for p in points]
+        tb = lambda i: [p[i] / 1e12 for p in points]
+        ax.vlines(w, tb(2), tb(3), color=color, linewidth=0.8, alpha=0.5)
+        ax.plot(w, tb(1), marker=marker, color=color, markersize=3.5, linewidth=1.0, label=label)
+    for ceiling, label, style in (('shared_bandwidth', '$B_\\mathrm{smem}$', ':'),
+                                  ('l2_bandwidth', '$B_\\mathrm{L2}$', '--'),
+                                  ('read_bandwidth', '$B_\\mathrm{read}$', '-.')):
+        if ceiling in roofs:
+            ax.axhline(roofs[ceiling] / 1e12, color='#555555', linestyle=style, linewidth=0.8)
+            ax.annotate(label, (0.99, roofs[ceiling] / 1e12), xycoords=('axes fraction', 'data'), fontsize=8,
+                        ha='right', va='bottom')
+    if l2_bytes:
+        ax.axvline(l2_bytes / MiB, color='#d62728', linewidth=1.2)
+        ax.annotate('L2 = %g MiB' % (l2_bytes / MiB), (l2_bytes / MiB * 1.08, 0.97), xycoords=('data', 'axes fraction'),
+                    fontsize=8, color='#d62728', va='top')
+    for quantity, color in (('l1_plateau_end_bytes', '#1f77b4'), ('l2_plateau_end_bytes', '#ff7f0e')):
+        if quantity in edges:
+            ax.axvline(edges[quantity]['median'] / MiB, color=color, linestyle=':', linewidth=1.0)
+    plain_log_axes(ax, [1, 4, 16, 64, 256, 1024, 4096])
+    ax.set_xlabel('working set $W$ (MiB)')
+    ax.set_ylabel('bandwidth (TB/s)')
+    ax.grid(True, which='both', linewidth=0.3, alpha=0.6)
+    ax.legend(loc='lower left', fontsize=8, frameon=False)
+
+
+def draw_reuse(ax, points, roofs):
+    r = [p[0] for p in points]
+    us = lambda i: [p[i] * 1e6 for p in points]
+    ax.vlines(r, us(2), us(3), color='#9ecae1', linewidth=0.8)
+    ax.plot(r, us(1), 'o', color='#1f77b4', markersize=3.5, label='measured median (bar: min to max)')
+    if 'read_bandwidth' in roofs and 'fp32_fma_rate' in roofs:
+        memory = [p[4] / roofs['read_bandwidth'] * 1e6 for p in points]
+        arithmetic = [p[5] / roofs['fp32_fma_rate'] * 1e6 for p in points]
+        ax.plot(r, memory, '--', color='#555555', linewidth=0.9, label='$Q / B_\\mathrm{read}$')
+        ax.plot(r, arithmetic, '-.', color='#d62728', linewidth=0.9, label='$\\mathcal{W} / F_\\mathrm{fp32}$')
+        r_star = 2 * roofs['fp32_fma_rate'] / roofs['read_bandwidth']
+        ax.axvline(r_star, color='#d62728', linestyle=':', linewidth=0.9)
+        ax.annotate('$r^* = 2F/B$', (r_star * 1.08, 0.97), xycoords=('data', 'axes fraction'), fontsize=8,
+                    color='#d62728', va='top')
+    plain_log_axes(ax, [1, 2, 4, 8, 16, 32, 64, 128, 256])
+    ax.set_xlabel('reuse $r$ (FMAs per loaded float)')
+    ax.set_ylabel('time (µs)')
+    ax.grid(True, which='both', linewidth=0.3, alpha=0.6)
+    ax.legend(loc='upper left', fontsize=8, frameon=False)
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__.split('\n\n')[1].strip(), file=sys.stderr)
+        return 2
+    records, out_dir = argv
+    path = os.path.join(records, '2.3.json')
+    data = None
+    if os.path.exists(path):
+        try:
+            with open(path) as f:
+                data = json.load(f)
+            results = data.get('results', {})
+            curves = [(spec, sweep(results, spec[0])) for spec in SWEEPS]
+            reuse = reuse_points(results)
+            l2_bytes = data.get('context', {}).get('l2_bytes')
+            edges = results.get(EDGES, {})
+            roofs = ceilings(records)
+        except (OSError, ValueError) as e:
+            print('%s: %s' % (path, e), file=sys.stderr)
+            return 2
+        if not all(points for _, points in curves):
+            print('%s: no sweep results (reuse/sweep_ca@W, reuse/sweep_cg@W)' % path, file=sys.stderr)
+            return 2
+    import matplotlib
+    matplotlib.use('Agg')
+    matplotlib.rcParams['svg.hashsalt'] = 'kernels-and-the-machine'
+    import matplotlib.pyplot as plt
+    os.makedirs(out_dir, exist_ok=True)
+    target = os.path.join(out_dir, TARGET)
+    if data is None:
+        fig, ax = plt.subplots(figsize=(6, 2))
+        ax.axis('off')
+        ax.text(0.5, 0.5, 'Chapter 2.3 is not measured on this GPU yet:\nrun make measure CHAPTER=2.3',
+                ha='center', va='center')
+    else:
+        fig, axes = plt.subplots(2, 1, figsize=(6.4, 7.2))
+        draw_sweep(axes[0], curves, l2_bytes, edges, roofs)
+        axes[0].set_title('Bandwidth of a sweep that stays wherever it fits', fontsize=10)
+        if reuse:
+            draw_reuse(axes[1], reuse, roofs)
+            axes[1].set_title('Time against reuse, %.0f MiB read from DRAM' % (reuse[0][4] / MiB), fontsize=10)
+        else:
+            axes[1].axis('off')
+            axes[1].text(0.5, 0.5, 'no reuse/register_reuse results in the record', ha='center', va='center')
+        fig.suptitle('%s, %s' % (data.get('gpu', '?'), data.get('date', '?')[:10]), fontsize=10)
+        fig.tight_layout()
+    temporary = target + '.tmp'
+    fig.savefig(temporary, format='svg', metadata={'Date': None})
+    os.replace(temporary, target)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
