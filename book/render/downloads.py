@@ -5,6 +5,7 @@ benchmarks), a CMakeLists.txt and a README. The archive is byte-identical for id
 import gzip
 import io
 import os
+import re
 import tarfile
 
 from stamps import digest, read_bytes, write_file
@@ -12,6 +13,14 @@ from stamps import digest, read_bytes, write_file
 HERE = os.path.dirname(os.path.abspath(__file__))
 CMAKE_TEMPLATE = os.path.join(HERE, 'download-CMakeLists.txt')
 HARNESS = 'bench'
+# The harness's own test and benchmark programs stay out of a download; its headers (gpu_test.cuh
+# among them: the chapters' tests include it) go in.
+HARNESS_OWN = re.compile(r'_test\.(cu|cpp)$|_bench\.cu$')
+INCLUDE = re.compile(rb'^\s*#\s*include\s*"([^"]+)"', re.M)
+
+
+class DownloadError(RuntimeError):
+    """A download that would not build: the message names the chapter and the missing file."""
 
 
 def archive_name(chapter):
@@ -31,11 +40,22 @@ def chapter_files(src_dir, chapter):
             continue
         for name in sorted(os.listdir(root)):
             path = os.path.join(root, name)
-            harness_own = folder != chapter['src'] and (
-                '_test.' in name or name.endswith('_bench.cu'))
+            harness_own = folder != chapter['src'] and HARNESS_OWN.search(name)
             if os.path.isfile(path) and not harness_own:
                 files.append(('%s/%s' % (folder, name), path))
+    check_includes(chapter, files)
     return files
+
+
+def check_includes(chapter, files):
+    """Every quoted #include of a packed file must be packed too, or the reader's build fails."""
+    packed = {rel for rel, _ in files}
+    for rel, path in files:
+        for included in INCLUDE.findall(read_bytes(path)):
+            name = included.decode('utf-8', 'replace')
+            if '/' in name and name.split('/')[0] in {HARNESS, chapter['src']} and name not in packed:
+                raise DownloadError('chapter %s: its download would lack src/%s, which src/%s includes; '
+                                    'fix book/render/downloads.py\'s selection' % (chapter['id'], name, rel))
 
 
 def cmake_lists(chapter, folders):

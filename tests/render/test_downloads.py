@@ -1,0 +1,46 @@
+#!/usr/bin/python3
+"""book/render/downloads.py: a chapter's download packs the harness headers its code includes
+(gpu_test.cuh among them), leaves out the harness's own tests and benchmarks, and refuses to make
+a download whose quoted includes it does not pack."""
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), 'book', 'render'))
+import downloads  # noqa: E402
+
+
+class ChapterFiles(unittest.TestCase):
+    def setUp(self):
+        self.src = tempfile.mkdtemp(prefix='downloads-test.')
+        self.addCleanup(shutil.rmtree, self.src)
+        self.write('bench/check.cuh', '#pragma once\n')
+        self.write('bench/gpu_test.cuh', '#include "bench/check.cuh"\n')
+        self.write('bench/harness_test.cu', '#include "bench/gpu_test.cuh"\n')
+        self.write('bench/ceilings_bench.cu', '#include "bench/check.cuh"\n')
+        self.write('waves/waves_test.cu', '#include <gtest/gtest.h>\n#include "bench/gpu_test.cuh"\n')
+        self.chapter = {'id': '1.2', 'src': 'waves'}
+
+    def write(self, rel, text):
+        path = os.path.join(self.src, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'w') as f:
+            f.write(text)
+
+    def test_packs_the_headers_and_not_the_harness_programs(self):
+        packed = [rel for rel, _ in downloads.chapter_files(self.src, self.chapter)]
+        self.assertEqual(packed, ['bench/check.cuh', 'bench/gpu_test.cuh', 'waves/waves_test.cu'])
+
+    def test_an_include_it_would_not_pack_is_an_error(self):
+        self.write('waves/waves.cu', '#include "bench/ceilings_bench.cu"\n')
+        with self.assertRaises(downloads.DownloadError) as caught:
+            downloads.chapter_files(self.src, self.chapter)
+        self.assertIn('chapter 1.2', str(caught.exception))
+        self.assertIn('src/bench/ceilings_bench.cu', str(caught.exception))
+
+
+if __name__ == '__main__':
+    unittest.main()
