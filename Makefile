@@ -21,5 +21,5 @@ test: deps tools    ; $(TANGLE) --check && cmake --build $(BUILD) -j $(JOBS) && 
 measure: build      ; $(PYTHON) tangle/measure.py --build $(BUILD) $(if $(CHAPTER),--chapter $(CHAPTER))
 profile: tangle     ; $(if $(KERNEL),,$(error make profile needs KERNEL=<result key>, e.g. KERNEL=reduce/v1_naive@268435456)) cmake --build $(BUILD) -j $(JOBS) --target $(firstword $(subst /, ,$(KERNEL)))_bench && $(PYTHON) tangle/ncu_profile.py --build $(BUILD) $(KERNEL)
 weave: tools        ; $(WEAVE) --measurements book/measurements --out $(BUILD)/book/woven $(WEAVE_FLAGS)
-book: deps chapters ; $(if $(filter 1,$(MEASURE)),$(MAKE) measure &&) $(MAKE) weave MEASURED_NOW=$(MEASURE) && book/render.sh $(BUILD)/book $(BUILD)/book/woven
+book: deps tangle    ; $(if $(filter 1,$(MEASURE)),$(MAKE) measure &&) $(MAKE) weave MEASURED_NOW=$(MEASURE) && book/render.sh $(BUILD)/book $(BUILD)/book/woven
 clean:              ; rm -rf $(BUILD)
