@@ -8,13 +8,15 @@ and writes OUT_DIR/coalescing-traffic.svg: two panels, one group of bars per acc
 model's DRAM bytes (model_dram_bytes) beside ncu's counted dram_bytes (absent when the record has no
 counters: the panel then says so). Right, the effective bandwidth (useful bytes over time, the record's
 bandwidth) beside the raw DRAM rate (counted dram_bytes over time, or the model's bytes over time when
-nothing was counted), with the copy ceiling B_copy of machine.json as a line. Without the chapter's
-record it draws a panel that says so, so the page's link is never broken. Byte-identical output for
-identical input (fixed SVG hash salt, no date).
-Exit status: 0 done, 2 the record is unreadable or lacks the patterns (the message says which)."""
-import json
+nothing was counted), with the copy ceiling B_copy of machine.json as a line. Exit status 2: the record
+is unreadable or lacks the patterns (the message says which). Without the record, a panel says it is not
+measured; figures/plotlib.py, the half every figure script shares, says how (byte-identical SVG)."""
 import os
 import sys
+
+sys.dont_write_bytecode = True   # the source tree stays as checked out
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import plotlib  # noqa: E402  (figures/plotlib.py: the arguments, the record, the 'not measured' panel, the save)
 
 N = '67108864'
 PATTERNS = [
@@ -51,82 +53,52 @@ def patterns(results):
     return rows
 
 
-def main(argv):
-    if len(argv) != 2:
-        print(__doc__.split('\n\n')[1].strip(), file=sys.stderr)
-        return 2
-    records, out_dir = argv
-    path = os.path.join(records, '2.1.json')
-    data, rows, ceiling = None, [], None
-    if os.path.exists(path):
-        try:
-            with open(path) as f:
-                data = json.load(f)
-            rows = patterns(data.get('results', {}))
-        except (OSError, ValueError) as e:
-            print('%s: %s' % (path, e), file=sys.stderr)
-            return 2
-        if not rows:
-            print('%s: none of the access patterns (%s, ...)' % (path, PATTERNS[0][0]), file=sys.stderr)
-            return 2
-        machine = os.path.join(records, 'machine.json')
-        if os.path.exists(machine):
-            try:
-                with open(machine) as f:
-                    ceiling = median(json.load(f).get('ceilings', {}), 'copy_bandwidth')
-            except (OSError, ValueError):
-                ceiling = None  # the figure is drawn without the line; the chapter's claims check it
-    import matplotlib
-    matplotlib.use('Agg')
-    matplotlib.rcParams['svg.hashsalt'] = 'kernels-and-the-machine'
-    import matplotlib.pyplot as plt
-    os.makedirs(out_dir, exist_ok=True)
-    target = os.path.join(out_dir, TARGET)
-    if data is None:
-        fig, ax = plt.subplots(figsize=(6, 2))
-        ax.axis('off')
-        ax.text(0.5, 0.5, 'Chapter 2.1 is not measured on this GPU yet:\nrun make measure CHAPTER=2.1',
-                ha='center', va='center')
+def read(data, records):
+    rows = patterns(data.get('results', {}))
+    if not rows:
+        raise ValueError('none of the access patterns (%s, ...)' % PATTERNS[0][0])
+    try:
+        ceiling = (plotlib.ceilings(records) or {}).get('copy_bandwidth')
+    except plotlib.InputError:
+        ceiling = None  # the figure is drawn without the line; the chapter's claims check it
+    return rows, ceiling
+
+
+def draw(plt, data, what):
+    rows, ceiling = what
+    counted = all(r[2] is not None for r in rows)
+    x = list(range(len(rows)))
+    labels = [r[0] for r in rows]
+    width = 0.38
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    left.bar([i - width / 2 for i in x], [r[1] / 1e9 for r in rows], width, color='#d62728',
+             label='model: distinct granules')
+    if counted:
+        left.bar([i + width / 2 for i in x], [r[2] / 1e9 for r in rows], width, color='#1f77b4',
+                 label='ncu: dram_bytes')
     else:
-        counted = all(r[2] is not None for r in rows)
-        x = list(range(len(rows)))
-        labels = [r[0] for r in rows]
-        width = 0.38
-        fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
-        left.bar([i - width / 2 for i in x], [r[1] / 1e9 for r in rows], width, color='#d62728',
-                 label='model: distinct granules')
-        if counted:
-            left.bar([i + width / 2 for i in x], [r[2] / 1e9 for r in rows], width, color='#1f77b4',
-                     label='ncu: dram_bytes')
-        else:
-            left.text(0.5, 0.95, 'no counters in this record', transform=left.transAxes, ha='center',
-                      va='top', fontsize=8)
-        left.set_ylabel('DRAM bytes per kernel (GB)')
-        left.set_title('Predicted and counted DRAM traffic', fontsize=10)
-        right.bar([i - width / 2 for i in x], [r[3] / 1e12 for r in rows], width, color='#2ca02c',
-                  label='effective: useful bytes / time')
-        raw = [(r[2] if counted else r[1]) / r[4] / 1e12 for r in rows]
-        right.bar([i + width / 2 for i in x], raw, width, color='#9467bd',
-                  label='raw: %s DRAM bytes / time' % ('counted' if counted else 'model'))
-        if ceiling:
-            right.axhline(ceiling / 1e12, color='black', linewidth=0.9, linestyle='--',
-                          label='$B_\\mathrm{copy}$ = %.2f TB/s' % (ceiling / 1e12))
-        right.set_ylabel('bandwidth (TB/s)')
-        right.set_title('Effective and raw bandwidth', fontsize=10)
-        for ax in (left, right):
-            ax.set_xticks(x)
-            ax.set_xticklabels(labels, fontsize=7)
-            ax.grid(True, axis='y', linewidth=0.3, alpha=0.6)
-            ax.legend(loc='upper left', fontsize=7, frameon=False)
-            ax.set_ylim(0, ax.get_ylim()[1] * 1.25)
-        fig.suptitle('Access patterns, $n = 2^{26}$ floats, %s, %s' % (data.get('gpu', '?'), data.get('date', '?')[:10]),
-                     fontsize=10)
-        fig.tight_layout()
-    temporary = target + '.tmp'
-    fig.savefig(temporary, format='svg', metadata={'Date': None})
-    os.replace(temporary, target)
-    return 0
+        left.text(0.5, 0.95, 'no counters in this record', transform=left.transAxes, ha='center',
+                  va='top', fontsize=8)
+    left.set_ylabel('DRAM bytes per kernel (GB)')
+    left.set_title('Predicted and counted DRAM traffic', fontsize=10)
+    right.bar([i - width / 2 for i in x], [r[3] / 1e12 for r in rows], width, color='#2ca02c',
+              label='effective: useful bytes / time')
+    raw = [(r[2] if counted else r[1]) / r[4] / 1e12 for r in rows]
+    right.bar([i + width / 2 for i in x], raw, width, color='#9467bd',
+              label='raw: %s DRAM bytes / time' % ('counted' if counted else 'model'))
+    if ceiling:
+        right.axhline(ceiling / 1e12, color='black', linewidth=0.9, linestyle='--',
+                      label='$B_\\mathrm{copy}$ = %.2f TB/s' % (ceiling / 1e12))
+    right.set_ylabel('bandwidth (TB/s)')
+    right.set_title('Effective and raw bandwidth', fontsize=10)
+    for ax in (left, right):
+        ax.set_xticks(x)
+        ax.set_xticklabels(labels, fontsize=7)
+        ax.grid(True, axis='y', linewidth=0.3, alpha=0.6)
+        ax.legend(loc='upper left', fontsize=7, frameon=False)
+        ax.set_ylim(0, ax.get_ylim()[1] * 1.25)
+    return plotlib.finish(fig, data, 'Access patterns, $n = 2^{26}$ floats')
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(plotlib.main(sys.argv[1:], __doc__, '2.1', TARGET, read, draw))

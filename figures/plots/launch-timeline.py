@@ -5,14 +5,17 @@
 
 reads RECORDS_DIR/1.4.json (a record written by make measure) and writes OUT_DIR/launch-timeline.svg:
 two rows, launch/timeline_stream@50 and launch/timeline_graph@50, each kernel a bar from its counter
-kNN_start to kNN_end (seconds after the first kernel's start; the medians over the repetitions), on
-one time axis in microseconds. Without the record it draws a panel that says so, so the page's link
-is never broken. Byte-identical output for identical input (fixed SVG hash salt, no date).
-Exit status: 0 done, 2 the record is unreadable or lacks the timelines (the message says which)."""
-import json
+kNN_start to kNN_end (seconds after the first kernel's start; the medians over the repetitions), on one
+time axis in microseconds. Exit status 2: the record is unreadable or lacks the timelines (the message
+says which). Without the record, a panel says it is not measured; figures/plotlib.py, the half every
+figure script shares, says how (byte-identical SVG)."""
 import os
 import re
 import sys
+
+sys.dont_write_bytecode = True   # the source tree stays as checked out
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import plotlib  # noqa: E402  (figures/plotlib.py: the arguments, the record, the 'not measured' panel, the save)
 
 ROWS = [('launch/timeline_stream@50', 'stream launches'), ('launch/timeline_graph@50', 'CUDA graph')]
 
@@ -34,62 +37,35 @@ def kernels(quantities, key):
     return bars
 
 
-def main(argv):
-    if len(argv) != 2:
-        print(__doc__.split('\n\n')[1].strip(), file=sys.stderr)
-        return 2
-    records, out_dir = argv
-    path = os.path.join(records, '1.4.json')
-    data = None
-    if os.path.exists(path):
-        try:
-            with open(path) as f:
-                data = json.load(f)
-            results = data.get('results', {})
-            missing = [key for key, _ in ROWS if key not in results]
-            if missing:
-                raise ValueError('no timeline results (%s)' % ', '.join(missing))
-            rows = [(label, kernels(results[key], key)) for key, label in ROWS]
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            print('%s: %s' % (path, e), file=sys.stderr)
-            return 2
-    import matplotlib
-    matplotlib.use('Agg')
-    matplotlib.rcParams['svg.hashsalt'] = 'kernels-and-the-machine'
-    import matplotlib.pyplot as plt
-    os.makedirs(out_dir, exist_ok=True)
-    target = os.path.join(out_dir, 'launch-timeline.svg')
-    if data is None:
-        fig, ax = plt.subplots(figsize=(6, 2))
-        ax.axis('off')
-        ax.text(0.5, 0.5, 'Chapter 1.4 is not measured on this GPU yet:\nrun make measure CHAPTER=1.4',
-                ha='center', va='center')
-    else:
-        fig, ax = plt.subplots(figsize=(7.0, 2.6))
-        colors = ['#1f77b4', '#2ca02c']
-        end_us = 0.0
-        for row, ((label, bars), color) in enumerate(zip(rows, colors)):
-            y = len(rows) - 1 - row
-            spans = [(s * 1e6, max(e - s, 0.0) * 1e6) for s, e in bars]
-            # An outline of the bar's own colour keeps a sub-microsecond kernel visible at this scale.
-            ax.broken_barh(spans, (y - 0.35, 0.7), facecolors=color, edgecolor=color, linewidth=0.6)
-            last = max(s + w for s, w in spans)
-            end_us = max(end_us, last)
-            ax.text(last, y, '  %d kernels, %.0f µs' % (len(bars), last), va='center', fontsize=8)
-        ax.set_yticks(range(len(rows)))
-        ax.set_yticklabels([label for label, _ in reversed(rows)])
-        ax.set_xlim(0, end_us * 1.35)
-        ax.set_ylim(-0.6, len(rows) - 0.4)
-        ax.set_xlabel('time after the first kernel starts (µs, GPU global timer)')
-        ax.grid(True, axis='x', linewidth=0.3, alpha=0.6)
-        fig.suptitle('A step of dependent tiny kernels, %s, %s' % (data.get('gpu', '?'), data.get('date', '?')[:10]),
-                     fontsize=10)
-        fig.tight_layout()
-    temporary = target + '.tmp'
-    fig.savefig(temporary, format='svg', metadata={'Date': None})
-    os.replace(temporary, target)
-    return 0
+def read(data, records):
+    results = data.get('results', {})
+    missing = [key for key, _ in ROWS if key not in results]
+    if missing:
+        raise ValueError('no timeline results (%s)' % ', '.join(missing))
+    return [(label, kernels(results[key], key)) for key, label in ROWS]
+
+
+def draw(plt, data, what):
+    rows = what
+    fig, ax = plt.subplots(figsize=(7.0, 2.6))
+    colors = ['#1f77b4', '#2ca02c']
+    end_us = 0.0
+    for row, ((label, bars), color) in enumerate(zip(rows, colors)):
+        y = len(rows) - 1 - row
+        spans = [(s * 1e6, max(e - s, 0.0) * 1e6) for s, e in bars]
+        # An outline of the bar's own colour keeps a sub-microsecond kernel visible at this scale.
+        ax.broken_barh(spans, (y - 0.35, 0.7), facecolors=color, edgecolor=color, linewidth=0.6)
+        last = max(s + w for s, w in spans)
+        end_us = max(end_us, last)
+        ax.text(last, y, '  %d kernels, %.0f µs' % (len(bars), last), va='center', fontsize=8)
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([label for label, _ in reversed(rows)])
+    ax.set_xlim(0, end_us * 1.35)
+    ax.set_ylim(-0.6, len(rows) - 0.4)
+    ax.set_xlabel('time after the first kernel starts (µs, GPU global timer)')
+    ax.grid(True, axis='x', linewidth=0.3, alpha=0.6)
+    return plotlib.finish(fig, data, 'A step of dependent tiny kernels')
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(plotlib.main(sys.argv[1:], __doc__, '1.4', 'launch-timeline.svg', read, draw))

@@ -4,20 +4,21 @@
     figures/plots/reuse-working-set.py RECORDS_DIR OUT_DIR
 
 reads RECORDS_DIR/2.3.json (a record written by make measure) and, where present,
-RECORDS_DIR/machine.json (the harness's ceilings), and writes OUT_DIR/reuse-working-set.svg: two
-panels. Top, the bandwidth of every reuse/sweep_ca@W and reuse/sweep_cg@W point (median, bar from
-min to max) against the working set W on a log scale, the L2 size of the record's context marked,
-the measured ends of the plateaus (reuse/plateau_edges) dotted, and B_smem, B_L2 and B_read from
-machine.json as horizontal lines. Bottom, the time of every reuse/register_reuse@<bytes>x<r> point
-against r, with the model's two terms, bytes / B_read and flops / F_fp32, where machine.json gives
-them. Without the record it draws a panel that says so, so the page's link is never broken.
-Byte-identical output for identical input (fixed SVG hash salt, no date).
-Exit status: 0 done, 2 the record is unreadable or lacks the sweep (the message says which)."""
-import json
+RECORDS_DIR/machine.json (the harness's ceilings), and writes OUT_DIR/reuse-working-set.svg: two panels.
+Top, the bandwidth of every reuse/sweep_ca@W and reuse/sweep_cg@W point (median, bar from min to max)
+against the working set W on a log scale, the L2 size of the record's context marked, the measured ends
+of the plateaus (reuse/plateau_edges) dotted, and B_smem, B_L2 and B_read from machine.json as
+horizontal lines. Bottom, the time of every reuse/register_reuse@<bytes>x<r> point against r, with the
+model's two terms, bytes / B_read and flops / F_fp32, where machine.json gives them. Exit status 2: the
+record is unreadable or lacks the sweep (the message says which). Without the record, a panel says it is
+not measured; figures/plotlib.py, the half every figure script shares, says how (byte-identical SVG)."""
 import math
 import os
-import re
 import sys
+
+sys.dont_write_bytecode = True   # the source tree stays as checked out
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import plotlib  # noqa: E402  (figures/plotlib.py: the arguments, the record, the 'not measured' panel, the save)
 
 TARGET = 'reuse-working-set.svg'
 SWEEPS = [('reuse/sweep_ca', 'ld.global.ca (through L1)', '#1f77b4', 'o'),
@@ -30,41 +31,25 @@ MiB = 1024.0 * 1024.0
 def sweep(results, name):
     """[(W bytes, median B/s, min, max)] sorted by W."""
     points = []
-    for key, quantities in results.items():
-        match = re.fullmatch(re.escape(name) + r'@(\d+)', key)
-        if not match:
-            continue
+    for key, (w,), quantities in plotlib.results_of(results, name):
         bandwidth = quantities.get('bandwidth')
         if not bandwidth:
             raise ValueError('%s has no bandwidth' % key)
-        points.append((int(match.group(1)), bandwidth['median'], bandwidth['min'], bandwidth['max']))
+        points.append((w, bandwidth['median'], bandwidth['min'], bandwidth['max']))
     return sorted(points)
 
 
 def reuse_points(results):
     """[(r, median s, min s, max s, bytes, flops)] sorted by r."""
     points = []
-    for key, quantities in results.items():
-        match = re.fullmatch(re.escape(REUSE) + r'@(\d+)x(\d+)', key)
-        if not match:
-            continue
+    for key, (_, r), quantities in plotlib.results_of(results, REUSE, 2):
         try:
             time = quantities['time']
-            points.append((int(match.group(2)), time['median'], time['min'], time['max'],
+            points.append((r, time['median'], time['min'], time['max'],
                            quantities['bytes']['median'], quantities['flops']['median']))
         except (KeyError, TypeError):
             raise ValueError('%s has no time, bytes or flops' % key)
     return sorted(points)
-
-
-def ceilings(records):
-    """machine.json's ceilings (name -> median), or {} when there is none."""
-    path = os.path.join(records, 'machine.json')
-    if not os.path.exists(path):
-        return {}
-    with open(path) as f:
-        data = json.load(f)
-    return {name: c['median'] for name, c in data.get('ceilings', {}).items() if isinstance(c, dict) and 'median' in c}
 
 
 def plain_log_axes(ax, xticks):
@@ -129,57 +114,31 @@ def draw_reuse(ax, points, roofs):
     ax.legend(loc='upper left', fontsize=8, frameon=False)
 
 
-def main(argv):
-    if len(argv) != 2:
-        print(__doc__.split('\n\n')[1].strip(), file=sys.stderr)
-        return 2
-    records, out_dir = argv
-    path = os.path.join(records, '2.3.json')
-    data = None
-    if os.path.exists(path):
-        try:
-            with open(path) as f:
-                data = json.load(f)
-            results = data.get('results', {})
-            curves = [(spec, sweep(results, spec[0])) for spec in SWEEPS]
-            reuse = reuse_points(results)
-            l2_bytes = data.get('context', {}).get('l2_bytes')
-            edges = results.get(EDGES, {})
-            roofs = ceilings(records)
-        except (OSError, ValueError) as e:
-            print('%s: %s' % (path, e), file=sys.stderr)
-            return 2
-        if not all(points for _, points in curves):
-            print('%s: no sweep results (reuse/sweep_ca@W, reuse/sweep_cg@W)' % path, file=sys.stderr)
-            return 2
-    import matplotlib
-    matplotlib.use('Agg')
-    matplotlib.rcParams['svg.hashsalt'] = 'kernels-and-the-machine'
-    import matplotlib.pyplot as plt
-    os.makedirs(out_dir, exist_ok=True)
-    target = os.path.join(out_dir, TARGET)
-    if data is None:
-        fig, ax = plt.subplots(figsize=(6, 2))
-        ax.axis('off')
-        ax.text(0.5, 0.5, 'Chapter 2.3 is not measured on this GPU yet:\nrun make measure CHAPTER=2.3',
-                ha='center', va='center')
+def read(data, records):
+    results = data.get('results', {})
+    curves = [(spec, sweep(results, spec[0])) for spec in SWEEPS]
+    reuse = reuse_points(results)
+    l2_bytes = data.get('context', {}).get('l2_bytes')
+    edges = results.get(EDGES, {})
+    roofs = plotlib.ceilings(records) or {}
+    if not all(points for _, points in curves):
+        raise ValueError('no sweep results (reuse/sweep_ca@W, reuse/sweep_cg@W)')
+    return curves, reuse, l2_bytes, edges, roofs
+
+
+def draw(plt, data, what):
+    curves, reuse, l2_bytes, edges, roofs = what
+    fig, axes = plt.subplots(2, 1, figsize=(6.4, 7.2))
+    draw_sweep(axes[0], curves, l2_bytes, edges, roofs)
+    axes[0].set_title('Bandwidth of a sweep that stays wherever it fits', fontsize=10)
+    if reuse:
+        draw_reuse(axes[1], reuse, roofs)
+        axes[1].set_title('Time against reuse, %.0f MiB read from DRAM' % (reuse[0][4] / MiB), fontsize=10)
     else:
-        fig, axes = plt.subplots(2, 1, figsize=(6.4, 7.2))
-        draw_sweep(axes[0], curves, l2_bytes, edges, roofs)
-        axes[0].set_title('Bandwidth of a sweep that stays wherever it fits', fontsize=10)
-        if reuse:
-            draw_reuse(axes[1], reuse, roofs)
-            axes[1].set_title('Time against reuse, %.0f MiB read from DRAM' % (reuse[0][4] / MiB), fontsize=10)
-        else:
-            axes[1].axis('off')
-            axes[1].text(0.5, 0.5, 'no reuse/register_reuse results in the record', ha='center', va='center')
-        fig.suptitle('%s, %s' % (data.get('gpu', '?'), data.get('date', '?')[:10]), fontsize=10)
-        fig.tight_layout()
-    temporary = target + '.tmp'
-    fig.savefig(temporary, format='svg', metadata={'Date': None})
-    os.replace(temporary, target)
-    return 0
+        axes[1].axis('off')
+        axes[1].text(0.5, 0.5, 'no reuse/register_reuse results in the record', ha='center', va='center')
+    return plotlib.finish(fig, data)
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(plotlib.main(sys.argv[1:], __doc__, '2.3', TARGET, read, draw))

@@ -14,12 +14,54 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-STAIRCASE = os.path.join(REPO, 'figures', 'plots', 'waves-staircase.py')
-TIMELINE = os.path.join(REPO, 'figures', 'plots', 'launch-timeline.py')
-LITTLE = os.path.join(REPO, 'figures', 'plots', 'occupancy-littles-law.py')
-LADDER = os.path.join(REPO, 'figures', 'plots', 'transpose-ladder.py')
-COALESCING = os.path.join(REPO, 'figures', 'plots', 'coalescing-traffic.py')
-REUSE = os.path.join(REPO, 'figures', 'plots', 'reuse-working-set.py')
+PLOTS = os.path.join(REPO, 'figures', 'plots')
+
+
+class PlotTest:
+    """What every figure's test shares; a subclass (also a unittest.TestCase) names its script, the
+    chapter record it reads and the SVG it writes."""
+    SCRIPT = RECORD = SVG = None
+
+    def setUp(self):
+        self.work = tempfile.mkdtemp(prefix='plots-test.')
+        self.addCleanup(shutil.rmtree, self.work)
+        self.records = os.path.join(self.work, 'records')
+        os.makedirs(self.records)
+
+    def write(self, record, name=None):
+        """Writes record as RECORDS_DIR/<name> (the chapter's record unless named, e.g. machine.json)."""
+        with open(os.path.join(self.records, name or self.RECORD), 'w') as f:
+            json.dump(record, f)
+
+    def draw(self, out):
+        return subprocess.run([sys.executable, os.path.join(PLOTS, self.SCRIPT), self.records,
+                               os.path.join(self.work, out)], capture_output=True, text=True)
+
+    def svg(self, out):
+        with open(os.path.join(self.work, out, self.SVG), 'rb') as f:
+            return f.read()
+
+    def assert_draws_byte_identically(self):
+        """Draws the records written so far twice; both SVGs are the same bytes, with no date."""
+        for out in ('a', 'b'):
+            done = self.draw(out)
+            self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertTrue(self.svg('a').startswith(b'<?xml'))
+        self.assertEqual(self.svg('a'), self.svg('b'))
+        self.assertNotIn(b'<dc:date>', self.svg('a'))
+        return self.svg('a')
+
+    def assert_an_error(self, *words):
+        """The script exits 2 on the records written, its message naming the record and every word."""
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 2)
+        for word in (self.RECORD,) + words:
+            self.assertIn(word, done.stderr)
+
+    def test_without_a_record_says_not_measured(self):
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(b'not measured', self.svg('a'))
 
 
 def staircase_record():
@@ -35,42 +77,16 @@ def staircase_record():
     return {'gpu': 'NVIDIA H200', 'date': '2026-11-30T10:00:00Z', 'results': results}
 
 
-class StaircaseTest(unittest.TestCase):
-    def setUp(self):
-        self.work = tempfile.mkdtemp(prefix='plots-test.')
-        self.addCleanup(shutil.rmtree, self.work)
-        self.records = os.path.join(self.work, 'records')
-        os.makedirs(self.records)
-
-    def draw(self, out):
-        return subprocess.run([sys.executable, STAIRCASE, self.records, os.path.join(self.work, out)],
-                              capture_output=True, text=True)
-
-    def svg(self, out):
-        with open(os.path.join(self.work, out, 'waves-staircase.svg'), 'rb') as f:
-            return f.read()
+class StaircaseTest(PlotTest, unittest.TestCase):
+    SCRIPT, RECORD, SVG = 'waves-staircase.py', '1.2.json', 'waves-staircase.svg'
 
     def test_draws_byte_identically(self):
-        with open(os.path.join(self.records, '1.2.json'), 'w') as f:
-            json.dump(staircase_record(), f)
-        for out in ('a', 'b'):
-            done = self.draw(out)
-            self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertTrue(self.svg('a').startswith(b'<?xml'))
-        self.assertEqual(self.svg('a'), self.svg('b'))
-        self.assertNotIn(b'<dc:date>', self.svg('a'))
-
-    def test_without_a_record_says_not_measured(self):
-        done = self.draw('a')
-        self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn(b'not measured', self.svg('a'))
+        self.write(staircase_record())
+        self.assert_draws_byte_identically()
 
     def test_a_record_without_the_staircase_is_an_error(self):
-        with open(os.path.join(self.records, '1.2.json'), 'w') as f:
-            json.dump({'results': {'waves/peer_empty@1': {}}}, f)
-        done = self.draw('a')
-        self.assertEqual(done.returncode, 2)
-        self.assertIn('1.2.json', done.stderr)
+        self.write({'results': {'waves/peer_empty@1': {}}})
+        self.assert_an_error()
 
 
 def timeline_record(kernels=50):
@@ -86,55 +102,22 @@ def timeline_record(kernels=50):
     return {'gpu': 'NVIDIA H200', 'date': '2026-11-30T10:00:00Z', 'results': results}
 
 
-class TimelineTest(unittest.TestCase):
-    def setUp(self):
-        self.work = tempfile.mkdtemp(prefix='plots-test.')
-        self.addCleanup(shutil.rmtree, self.work)
-        self.records = os.path.join(self.work, 'records')
-        os.makedirs(self.records)
-
-    def write(self, record):
-        with open(os.path.join(self.records, '1.4.json'), 'w') as f:
-            json.dump(record, f)
-
-    def draw(self, out):
-        return subprocess.run([sys.executable, TIMELINE, self.records, os.path.join(self.work, out)],
-                              capture_output=True, text=True)
-
-    def svg(self, out):
-        with open(os.path.join(self.work, out, 'launch-timeline.svg'), 'rb') as f:
-            return f.read()
+class TimelineTest(PlotTest, unittest.TestCase):
+    SCRIPT, RECORD, SVG = 'launch-timeline.py', '1.4.json', 'launch-timeline.svg'
 
     def test_draws_byte_identically(self):
         self.write(timeline_record())
-        for out in ('a', 'b'):
-            done = self.draw(out)
-            self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertTrue(self.svg('a').startswith(b'<?xml'))
-        self.assertEqual(self.svg('a'), self.svg('b'))
-        self.assertNotIn(b'<dc:date>', self.svg('a'))
-        self.assertIn(b'CUDA graph', self.svg('a'))
-
-    def test_without_a_record_says_not_measured(self):
-        done = self.draw('a')
-        self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn(b'not measured', self.svg('a'))
+        self.assertIn(b'CUDA graph', self.assert_draws_byte_identically())
 
     def test_a_record_without_the_timelines_is_an_error(self):
         self.write({'results': {'launch/v1_stream@50x1': {}}})
-        done = self.draw('a')
-        self.assertEqual(done.returncode, 2)
-        self.assertIn('1.4.json', done.stderr)
-        self.assertIn('timeline_stream', done.stderr)
+        self.assert_an_error('timeline_stream')
 
     def test_a_kernel_without_its_end_is_an_error(self):
         record = timeline_record()
         del record['results']['launch/timeline_graph@50']['k07_end']
         self.write(record)
-        done = self.draw('a')
-        self.assertEqual(done.returncode, 2)
-        self.assertIn('kernel 7', done.stderr)
-
+        self.assert_an_error('kernel 7')
 
 
 def stream_record():
@@ -151,42 +134,16 @@ def stream_record():
     return {'gpu': 'NVIDIA H200', 'date': '2026-11-30T10:00:00Z', 'context': {'sm_count': 132}, 'results': results}
 
 
-class LittlesLawTest(unittest.TestCase):
-    def setUp(self):
-        self.work = tempfile.mkdtemp(prefix='plots-test.')
-        self.addCleanup(shutil.rmtree, self.work)
-        self.records = os.path.join(self.work, 'records')
-        os.makedirs(self.records)
-
-    def draw(self, out):
-        return subprocess.run([sys.executable, LITTLE, self.records, os.path.join(self.work, out)],
-                              capture_output=True, text=True)
-
-    def svg(self, out):
-        with open(os.path.join(self.work, out, 'occupancy-littles-law.svg'), 'rb') as f:
-            return f.read()
+class LittlesLawTest(PlotTest, unittest.TestCase):
+    SCRIPT, RECORD, SVG = 'occupancy-littles-law.py', '1.3.json', 'occupancy-littles-law.svg'
 
     def test_draws_byte_identically(self):
-        with open(os.path.join(self.records, '1.3.json'), 'w') as f:
-            json.dump(stream_record(), f)
-        for out in ('a', 'b'):
-            done = self.draw(out)
-            self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertTrue(self.svg('a').startswith(b'<?xml'))
-        self.assertEqual(self.svg('a'), self.svg('b'))
-        self.assertNotIn(b'<dc:date>', self.svg('a'))
-
-    def test_without_a_record_says_not_measured(self):
-        done = self.draw('a')
-        self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn(b'not measured', self.svg('a'))
+        self.write(stream_record())
+        self.assert_draws_byte_identically()
 
     def test_a_record_without_the_sweep_is_an_error(self):
-        with open(os.path.join(self.records, '1.3.json'), 'w') as f:
-            json.dump({'context': {'sm_count': 132}, 'results': {'occupancy/peer_read_stream@1': {}}}, f)
-        done = self.draw('a')
-        self.assertEqual(done.returncode, 2)
-        self.assertIn('1.3.json', done.stderr)
+        self.write({'context': {'sm_count': 132}, 'results': {'occupancy/peer_read_stream@1': {}}})
+        self.assert_an_error()
 
 
 def ladder_record(counted=True):
@@ -207,51 +164,22 @@ def ladder_record(counted=True):
     return {'gpu': 'NVIDIA H200', 'date': '2026-11-30T10:00:00Z', 'results': results}
 
 
-class LadderTest(unittest.TestCase):
-    def setUp(self):
-        self.work = tempfile.mkdtemp(prefix='plots-test.')
-        self.addCleanup(shutil.rmtree, self.work)
-        self.records = os.path.join(self.work, 'records')
-        os.makedirs(self.records)
-
-    def draw(self, out):
-        return subprocess.run([sys.executable, LADDER, self.records, os.path.join(self.work, out)],
-                              capture_output=True, text=True)
-
-    def svg(self, out):
-        with open(os.path.join(self.work, out, 'transpose-ladder.svg'), 'rb') as f:
-            return f.read()
+class LadderTest(PlotTest, unittest.TestCase):
+    SCRIPT, RECORD, SVG = 'transpose-ladder.py', '2.2.json', 'transpose-ladder.svg'
 
     def test_draws_byte_identically(self):
-        with open(os.path.join(self.records, '2.2.json'), 'w') as f:
-            json.dump(ladder_record(), f)
-        with open(os.path.join(self.records, 'machine.json'), 'w') as f:
-            json.dump({'ceilings': {'copy_bandwidth': {'median': 4.28e12, 'unit': 'B/s'}}}, f)
-        for out in ('a', 'b'):
-            done = self.draw(out)
-            self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertTrue(self.svg('a').startswith(b'<?xml'))
-        self.assertEqual(self.svg('a'), self.svg('b'))
-        self.assertNotIn(b'<dc:date>', self.svg('a'))
+        self.write(ladder_record())
+        self.write({'ceilings': {'copy_bandwidth': {'median': 4.28e12, 'unit': 'B/s'}}}, 'machine.json')
+        self.assert_draws_byte_identically()
 
     def test_draws_without_counters_or_ceiling(self):
-        with open(os.path.join(self.records, '2.2.json'), 'w') as f:
-            json.dump(ladder_record(counted=False), f)
+        self.write(ladder_record(counted=False))
         done = self.draw('a')
         self.assertEqual(done.returncode, 0, done.stderr)
-
-    def test_without_a_record_says_not_measured(self):
-        done = self.draw('a')
-        self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn(b'not measured', self.svg('a'))
 
     def test_a_record_without_the_ladder_is_an_error(self):
-        with open(os.path.join(self.records, '2.2.json'), 'w') as f:
-            json.dump({'results': {'transpose/peer_copy@8192x8192': {}}}, f)
-        done = self.draw('a')
-        self.assertEqual(done.returncode, 2)
-        self.assertIn('2.2.json', done.stderr)
-
+        self.write({'results': {'transpose/peer_copy@8192x8192': {}}})
+        self.assert_an_error()
 
 
 def coalescing_record(counted=True):
@@ -274,35 +202,13 @@ def coalescing_record(counted=True):
     return {'gpu': 'NVIDIA H200', 'date': '2026-11-30T10:00:00Z', 'results': results}
 
 
-class CoalescingTest(unittest.TestCase):
-    def setUp(self):
-        self.work = tempfile.mkdtemp(prefix='plots-test.')
-        self.addCleanup(shutil.rmtree, self.work)
-        self.records = os.path.join(self.work, 'records')
-        os.makedirs(self.records)
-
-    def write(self, record):
-        with open(os.path.join(self.records, '2.1.json'), 'w') as f:
-            json.dump(record, f)
-
-    def draw(self, out):
-        return subprocess.run([sys.executable, COALESCING, self.records, os.path.join(self.work, out)],
-                              capture_output=True, text=True)
-
-    def svg(self, out):
-        with open(os.path.join(self.work, out, 'coalescing-traffic.svg'), 'rb') as f:
-            return f.read()
+class CoalescingTest(PlotTest, unittest.TestCase):
+    SCRIPT, RECORD, SVG = 'coalescing-traffic.py', '2.1.json', 'coalescing-traffic.svg'
 
     def test_draws_byte_identically(self):
         self.write(coalescing_record())
-        with open(os.path.join(self.records, 'machine.json'), 'w') as f:
-            json.dump({'ceilings': {'copy_bandwidth': {'median': 4.2e12}}}, f)
-        for out in ('a', 'b'):
-            done = self.draw(out)
-            self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertTrue(self.svg('a').startswith(b'<?xml'))
-        self.assertEqual(self.svg('a'), self.svg('b'))
-        self.assertNotIn(b'<dc:date>', self.svg('a'))
+        self.write({'ceilings': {'copy_bandwidth': {'median': 4.2e12}}}, 'machine.json')
+        self.assert_draws_byte_identically()
 
     def test_without_counters_says_so(self):
         self.write(coalescing_record(counted=False))
@@ -310,25 +216,15 @@ class CoalescingTest(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn(b'no counters', self.svg('a'))
 
-    def test_without_a_record_says_not_measured(self):
-        done = self.draw('a')
-        self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn(b'not measured', self.svg('a'))
-
     def test_a_record_without_the_patterns_is_an_error(self):
         self.write({'results': {'coalescing/peer_memcpy@67108864': {}}})
-        done = self.draw('a')
-        self.assertEqual(done.returncode, 2)
-        self.assertIn('2.1.json', done.stderr)
+        self.assert_an_error()
 
     def test_a_pattern_without_its_model_is_an_error(self):
         record = coalescing_record()
         del record['results']['coalescing/soa@67108864']['model_dram_bytes']
         self.write(record)
-        done = self.draw('a')
-        self.assertEqual(done.returncode, 2)
-        self.assertIn('soa', done.stderr)
-
+        self.assert_an_error('soa')
 
 
 def reuse_record():
@@ -354,53 +250,33 @@ def reuse_record():
     return record, machine
 
 
-class ReuseWorkingSetTest(unittest.TestCase):
-    def setUp(self):
-        self.work = tempfile.mkdtemp(prefix='plots-test.')
-        self.addCleanup(shutil.rmtree, self.work)
-        self.records = os.path.join(self.work, 'records')
-        os.makedirs(self.records)
-
-    def draw(self, out):
-        return subprocess.run([sys.executable, REUSE, self.records, os.path.join(self.work, out)],
-                              capture_output=True, text=True)
-
-    def svg(self, out):
-        with open(os.path.join(self.work, out, 'reuse-working-set.svg'), 'rb') as f:
-            return f.read()
+class ReuseWorkingSetTest(PlotTest, unittest.TestCase):
+    SCRIPT, RECORD, SVG = 'reuse-working-set.py', '2.3.json', 'reuse-working-set.svg'
 
     def test_draws_byte_identically(self):
         record, machine = reuse_record()
-        with open(os.path.join(self.records, '2.3.json'), 'w') as f:
-            json.dump(record, f)
-        with open(os.path.join(self.records, 'machine.json'), 'w') as f:
-            json.dump(machine, f)
-        for out in ('a', 'b'):
-            done = self.draw(out)
-            self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertTrue(self.svg('a').startswith(b'<?xml'))
-        self.assertEqual(self.svg('a'), self.svg('b'))
-        self.assertNotIn(b'<dc:date>', self.svg('a'))
-        self.assertIn(b'L2 = 60 MiB', self.svg('a'))
+        self.write(record)
+        self.write(machine, 'machine.json')
+        self.assertIn(b'L2 = 60 MiB', self.assert_draws_byte_identically())
 
     def test_draws_without_machine_json(self):
         record, _ = reuse_record()
-        with open(os.path.join(self.records, '2.3.json'), 'w') as f:
-            json.dump(record, f)
+        self.write(record)
         done = self.draw('a')
         self.assertEqual(done.returncode, 0, done.stderr)
-
-    def test_without_a_record_says_not_measured(self):
-        done = self.draw('a')
-        self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn(b'not measured', self.svg('a'))
 
     def test_a_record_without_the_sweep_is_an_error(self):
-        with open(os.path.join(self.records, '2.3.json'), 'w') as f:
-            json.dump({'results': {'reuse/register_reuse@268435456x1': {}}}, f)
+        self.write({'results': {'reuse/register_reuse@268435456x1': {}}})
+        self.assert_an_error()
+
+    def test_an_unreadable_machine_json_is_named(self):
+        record, _ = reuse_record()
+        self.write(record)
+        with open(os.path.join(self.records, 'machine.json'), 'w') as f:
+            f.write('{not json')
         done = self.draw('a')
         self.assertEqual(done.returncode, 2)
-        self.assertIn('2.3.json', done.stderr)
+        self.assertIn('machine.json', done.stderr)
 
 
 if __name__ == '__main__':

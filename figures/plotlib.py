@@ -1,0 +1,121 @@
+"""The half every figures/plots/*.py script shares (this file is not a plot script: the renderer runs
+only figures/plots/*.py). A script imports it through a sys.path line relative to its own location,
+keeps only what it reads from its chapter's record and what it draws, and ends with
+
+    sys.exit(plotlib.main(sys.argv[1:], __doc__, '1.2', 'waves-staircase.svg', read, draw))
+
+main(argv, doc, chapter, target, read, draw):
+  - argv must be RECORDS_DIR OUT_DIR, else it prints the usage line (the second paragraph of the
+    script's docstring) and returns 2;
+  - it reads RECORDS_DIR/<chapter>.json; when present, read(record, RECORDS_DIR) returns what draw
+    needs, raising ValueError (or KeyError, TypeError, OSError) with a sentence on a bad record: that
+    is printed after the file's path and main returns 2 (an error raised as InputError names its own
+    file, e.g. machine.json);
+  - only then is matplotlib imported (Agg, a fixed SVG hash salt); draw(plt, record, what read
+    returned) returns the figure, or, without the record, a panel says the chapter is not measured on
+    this GPU yet, so the page's link is never broken;
+  - the SVG is written to OUT_DIR/<target> through a temporary file and a rename, without a date:
+    identical input, identical bytes. main returns 0.
+Helpers for read and draw: results_of (the results keyed name@N or name@NxM), ceilings (machine.json's
+medians), finish (the title with the GPU and the date, a tight layout)."""
+import json
+import os
+import re
+import sys
+
+SALT = 'kernels-and-the-machine'
+INPUT_ERRORS = (OSError, ValueError, KeyError, TypeError)
+
+
+class InputError(ValueError):
+    """A bad input file other than the chapter's record: the message names it."""
+
+    def __init__(self, path, problem):
+        super().__init__(problem)
+        self.path = path
+
+
+def read_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def ceilings(records):
+    """RECORDS_DIR/machine.json's ceilings (name -> median), or None when there is no machine.json;
+    an unreadable one raises InputError naming it."""
+    path = os.path.join(records, 'machine.json')
+    if not os.path.exists(path):
+        return None
+    try:
+        data = read_json(path)
+        return {name: c['median'] for name, c in data.get('ceilings', {}).items()
+                if isinstance(c, dict) and 'median' in c}
+    except (AttributeError,) + INPUT_ERRORS as e:
+        raise InputError(path, e)
+
+
+def results_of(results, name, numbers=1):
+    """(key, [its numbers], quantities) for every result keyed name@N (numbers=1), name@NxM (2), ..."""
+    pattern = re.escape(name) + '@' + 'x'.join([r'(\d+)'] * numbers)
+    for key, quantities in results.items():
+        match = re.fullmatch(pattern, key)
+        if match:
+            yield key, [int(n) for n in match.groups()], quantities
+
+
+def pyplot():
+    """matplotlib.pyplot, set up for byte-identical SVG (Agg, a fixed hash salt)."""
+    import matplotlib
+    matplotlib.use('Agg')
+    matplotlib.rcParams['svg.hashsalt'] = SALT
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def not_measured(plt, chapter):
+    fig, ax = plt.subplots(figsize=(6, 2))
+    ax.axis('off')
+    ax.text(0.5, 0.5, 'Chapter %s is not measured on this GPU yet:\nrun make measure CHAPTER=%s' % (chapter, chapter),
+            ha='center', va='center')
+    return fig
+
+
+def finish(fig, record, title=None):
+    """Titles fig with `title`, the record's GPU and its date, lays it out tightly and returns it."""
+    about = [record.get('gpu', '?'), record.get('date', '?')[:10]]
+    fig.suptitle(', '.join(([title] if title else []) + about), fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def save(fig, target):
+    """Writes fig to target as SVG, with no date, atomically (a temporary file, then a rename)."""
+    temporary = target + '.tmp'
+    fig.savefig(temporary, format='svg', metadata={'Date': None})
+    os.replace(temporary, target)
+
+
+def main(argv, doc, chapter, target, read, draw):
+    if len(argv) != 2:
+        print(doc.split('\n\n')[1].strip(), file=sys.stderr)
+        return 2
+    records, out_dir = argv
+    path = os.path.join(records, chapter + '.json')
+    data = None
+    if os.path.exists(path):
+        try:
+            data = read_json(path)
+            if not isinstance(data, dict):
+                raise ValueError('not a JSON object')
+            what = read(data, records)
+        except InputError as e:
+            print('%s: %s' % (e.path, e), file=sys.stderr)
+            return 2
+        except INPUT_ERRORS as e:
+            print('%s: %s' % (path, e), file=sys.stderr)
+            return 2
+    plt = pyplot()
+    os.makedirs(out_dir, exist_ok=True)
+    fig = not_measured(plt, chapter) if data is None else draw(plt, data, what)
+    save(fig, os.path.join(out_dir, target))
+    return 0
