@@ -1,5 +1,6 @@
 // The book's only script: copy buttons on code blocks, and search over an index built at render
-// time (search-index.js, loaded on first use; a <script>, not fetch(), so file:// pages work too).
+// time (search-index.js, loaded on first use; a <script>, not fetch(), so file:// pages work too),
+// and the chapter's contents folded on a narrow screen.
 // No network, no library.
 (function () {
   'use strict';
@@ -135,7 +136,21 @@
     }
   }
 
+  // ---- Contents: a <details>, folded on a narrow screen; on a wide one the stylesheet shows it
+  // beside the text (::details-content), and opening it here does the same where that is unknown.
+  // A contents link followed on a narrow screen folds the contents again.
+  function foldContents() {
+    var fold = document.querySelector('.toc details');
+    if (!fold) return;
+    var wide = window.matchMedia('(min-width: 60.01rem)');
+    if (wide.matches) fold.open = true;
+    fold.addEventListener('click', function (event) {
+      if (!wide.matches && event.target.closest('a')) fold.open = false;
+    });
+  }
+
   document.addEventListener('DOMContentLoaded', function () {
+    foldContents();
     document.addEventListener('click', onCopy);
     input = document.getElementById('search');
     list = document.getElementById('search-results');

@@ -1,4 +1,4 @@
-"""The rendered book's structural checks: book/check-rendered.sh DIR [--chapters FILE] [--no-screenshot].
+"""The rendered book's structural checks: book/check-rendered.sh DIR [--chapters FILE] [--no-browser].
 
 Errors (exit 1), each naming the page:
   - a chapter of book/chapters.txt without its page, or missing from index.html;
@@ -9,8 +9,14 @@ Errors (exit 1), each naming the page:
   - a <pre> that is not inside a code container (.code) with a copy button;
   - a chapter page without its dated box (class hwbox);
   - a missing or unreadable search index, EPUB, or stylesheet;
-  - (unless --no-screenshot) a blank page: headless Chromium screenshots the first chapter in the
-    light and the dark theme; each must have more than a few colours, and the two must differ.
+  - (unless --no-browser, once --no-screenshot) a blank page: headless Chromium screenshots the
+    first chapter in the light and the dark theme; each must have more than a few colours, and
+    the two must differ;
+  - (unless --no-browser) a page that does not fit a phone: headless Chromium lays out every
+    page of DIR (chapters and index) in a 390 x 844 px screen; the document must be no wider than
+    the screen (no sideways scrolling: what is wider scrolls in a frame of its own), the page must
+    not hide its overflow (overflow-x hidden or clip on html or body) to get there, and a
+    chapter's title must start on the first screen (the contents fold away above it).
 Warnings (reported, exit 0): "not yet measured" (a chapter measured on no GPU yet is legitimate
 until the first `make measure`), and each claim marked broken (the weaver already reports it).
 Exit 77 when Chromium is needed but not installed (ctest counts it as skipped)."""
@@ -25,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import urllib.parse
+import urllib.request
 import zipfile
 
 PLACEHOLDERS = [('{.m', 'an unresolved measurement key'), (']{.', 'an unrendered span'),
@@ -32,6 +39,55 @@ PLACEHOLDERS = [('{.m', 'an unresolved measurement key'), (']{.', 'an unrendered
 CHUNK_REF = re.compile(r'<<[^<>\n]{1,80}>>')
 TEXT_SKIP = {'pre', 'code', 'script', 'style', 'math'}
 BROWSERS = ['chromium', 'chromium-browser', 'google-chrome']
+PHONE = (390, 844)   # CSS px: a phone's screen (iPhone 12 to 15), where the book must not scroll sideways
+
+# Runs in a page that holds each page of the book in a phone-sized <iframe>; writes what it found,
+# as JSON, into the page, for Chromium's --dump-dom. For a page wider than the screen it names the
+# outermost elements that stick out (without looking inside those that scroll on their own).
+PHONE_SCRIPT = r"""
+function measure(frame) {
+  var doc = frame.contentDocument, win = frame.contentWindow;
+  if (!doc || !doc.documentElement) return { error: 'Chromium would not let the page be measured' };
+  var root = doc.documentElement, limit = root.clientWidth, wide = [];
+  function scrolls(el) { return win.getComputedStyle(el).overflowX !== 'visible'; }
+  function name(el) {
+    var s = el.tagName.toLowerCase();
+    if (el.id) s += '#' + el.id;
+    else if (typeof el.className === 'string' && el.className.trim())
+      s += '.' + el.className.trim().split(/\s+/).join('.');
+    return s;
+  }
+  function walk(el, path) {
+    for (var c = el.firstElementChild; c; c = c.nextElementSibling) {
+      var box = c.getBoundingClientRect(), here = path.concat(name(c));
+      if (box.width > 0 && box.right > limit + 0.5)
+        wide.push(here.slice(-3).join(' > ') + ' (to ' + Math.round(box.right) + ' px)');
+      else if (!scrolls(c)) walk(c, here);   // what is inside may stick out (a long word)
+    }
+  }
+  if (doc.body) walk(doc.body, []);
+  var title = doc.querySelector('h1.title');
+  return {
+    width: root.scrollWidth, screen: limit,
+    hidden: [root, doc.body].filter(Boolean).map(function (el) {
+      var x = win.getComputedStyle(el).overflowX;
+      return x === 'hidden' || x === 'clip' ? el.tagName.toLowerCase() + ' ' + x : '';
+    }).filter(Boolean),
+    title: title ? Math.round(title.getBoundingClientRect().top + win.scrollY) : null,
+    wide: wide.slice(0, 4), more: Math.max(0, wide.length - 4)
+  };
+}
+window.addEventListener('load', function () {
+  var found = {};
+  document.querySelectorAll('iframe').forEach(function (frame) {
+    try { found[frame.dataset.page] = measure(frame); } catch (e) { found[frame.dataset.page] = { error: String(e) }; }
+  });
+  var out = document.createElement('pre');
+  out.id = 'phone-widths';
+  out.textContent = JSON.stringify(found);
+  document.body.appendChild(out);
+});
+"""
 
 
 class Page(html.parser.HTMLParser):
@@ -198,12 +254,66 @@ def colours(png):
     return len(values), counts.max() / counts.sum(), keys
 
 
-def check_screenshots(root, page_name, errors):
+def find_browser():
     browser = os.environ.get('CHROMIUM') or next((b for b in BROWSERS if shutil.which(b)), None)
     if not browser:
         print('check-rendered: Chromium is not installed (apt-get install chromium, or make deps); '
-              'cannot check that a page is not blank', file=sys.stderr)
+              'cannot check that a page is not blank, nor that it fits a phone', file=sys.stderr)
         sys.exit(77)
+    return browser
+
+
+def measure_on_phone(browser, root, names):
+    """{page: what PHONE_SCRIPT found} for each page of root, laid out in a phone-sized frame.
+    One Chromium for all the pages: a page of iframes (file:// frames may be read from it only
+    with --allow-file-access-from-files; the window itself may not be narrower than 500 px)."""
+    width, height = PHONE
+    frames = ''.join('<iframe data-page="%s" src="%s" style="width:%dpx;height:%dpx;border:0"></iframe>\n'
+                     % (html.escape(n), html.escape(urllib.parse.urljoin('file:', urllib.request.pathname2url(
+                         os.path.abspath(os.path.join(root, n))))), width, height) for n in names)
+    with tempfile.TemporaryDirectory() as work:
+        page = os.path.join(work, 'phone.html')
+        with open(page, 'w', encoding='utf-8') as f:
+            f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n%s<script>%s</script>'
+                    '</body></html>\n' % (frames, PHONE_SCRIPT))
+        command = [browser, '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+                   '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars',
+                   '--allow-file-access-from-files', '--user-data-dir=' + os.path.join(work, 'profile'),
+                   '--window-size=1200,%d' % height, '--virtual-time-budget=10000', '--dump-dom',
+                   'file://' + page]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    found = re.search(r'<pre id="phone-widths">(.*?)</pre>', done.stdout, re.S)
+    if not found:
+        raise RuntimeError('Chromium measured nothing (exit %d): %s' % (done.returncode, done.stderr.strip()[-500:]))
+    return json.loads(html.unescape(found.group(1)))
+
+
+def check_phone(browser, root, pages, chapters, errors):
+    width, height = PHONE
+    try:
+        found = measure_on_phone(browser, root, pages)
+    except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
+        errors.append('the phone-width check could not run: %s' % e)
+        return {}
+    for name in pages:
+        m = found.get(name)
+        if not m or 'error' in m:
+            errors.append('%s: not measured on a phone screen (%s)' % (name, (m or {}).get('error', 'no result')))
+            continue
+        if m['width'] > width:
+            errors.append('%s: %d px wide on a %d px phone screen, so the page scrolls sideways; wider than the '
+                          'screen: %s%s' % (name, m['width'], width, '; '.join(m['wide']) or 'nothing named',
+                                            ' and %d more' % m['more'] if m['more'] else ''))
+        if m['hidden']:
+            errors.append('%s: hides what is wider than the screen (%s) instead of fitting a phone'
+                          % (name, ', '.join(m['hidden'])))
+        if name in chapters and m['title'] is not None and m['title'] >= height:
+            errors.append('%s: the title starts %d px down on a %d x %d px phone screen, below the first screen '
+                          '(fold the contents away)' % (name, m['title'], width, height))
+    return found
+
+
+def check_screenshots(browser, root, page_name, errors):
     shots = {}
     with tempfile.TemporaryDirectory() as work:
         for theme in ('light', 'dark'):
@@ -226,7 +336,8 @@ def main(argv):
     parser = argparse.ArgumentParser(prog='book/check-rendered.sh', description=__doc__.split('\n')[0])
     parser.add_argument('dir')
     parser.add_argument('--chapters', default=os.path.join(repo, 'book', 'chapters.txt'))
-    parser.add_argument('--no-screenshot', action='store_true')
+    parser.add_argument('--no-browser', '--no-screenshot', dest='no_browser', action='store_true',
+                        help='leave out the checks in headless Chromium (blank pages, the phone width)')
     args = parser.parse_args(argv)
     root, errors, warnings = args.dir, [], []
     chapters = chapter_pages(args.chapters)
@@ -246,8 +357,14 @@ def main(argv):
         errors += ['index.html: no link to %s' % c for c in chapters if c not in linked]
     check_files(root, chapters, errors)
     present = [c for c in chapters if os.path.exists(os.path.join(root, c))]
-    if not args.no_screenshot and present:
-        check_screenshots(root, present[0], errors)
+    if not args.no_browser and present:
+        browser = find_browser()
+        check_screenshots(browser, root, present[0], errors)
+        widths = check_phone(browser, root, pages, chapters, errors)
+        if widths:
+            widest = max(widths, key=lambda n: widths[n].get('width', 0))
+            print('check-rendered: on a %d px phone screen the widest page is %s, %s px'
+                  % (PHONE[0], widest, widths[widest].get('width', '?')))
     for w in warnings:
         print('check-rendered: warning: ' + w)
     for e in errors:

@@ -5,6 +5,8 @@
 -- is headed by its name, noweb-style; every block, tangled or not, gets a copy button (HTML only:
 -- book/book.js copies the text of the <code> element, which is exactly the code shown).
 -- A chunk continued in later blocks keeps one anchor: the later blocks get `id-2`, `id-3`, ...
+-- Every table is wrapped in a frame of its own (div.table-scroll, HTML only) that scrolls sideways,
+-- so a table wider than a phone's screen never makes the whole page wider (book/style.css).
 --
 -- Inputs from the renderer, as environment variables (strings, so nothing is re-read as Markdown):
 --   BOOK_API_MAP        a file of lines "src/reduce/x.cuh<TAB>api/x_8cuh.html" (may be absent)
@@ -77,6 +79,12 @@ function CodeBlock(block)
   return { pandoc.RawBlock('html', open), block, pandoc.RawBlock('html', '</div>') }
 end
 
+-- A table in a frame that scrolls sideways on its own (the page itself never does).
+function Table(table)
+  if not is_html then return nil end
+  return pandoc.Div({ table }, pandoc.Attr('', { 'table-scroll' }))
+end
+
 -- The template prints the chapter's title; drop the chapter's own copy of it if it opens the text.
 function Pandoc(doc)
   local first = doc.blocks[1]
@@ -87,4 +95,4 @@ function Pandoc(doc)
   return doc
 end
 
-return { { CodeBlock = CodeBlock, Pandoc = Pandoc } }
+return { { CodeBlock = CodeBlock, Table = Table, Pandoc = Pandoc } }

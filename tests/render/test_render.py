@@ -3,7 +3,8 @@
 temporary folder outside the repository. Classes are run as separate ctest tests:
   RenderTest       pages, code blocks, copy text, search, downloads, API links, incremental runs
   CheckTest        check-rendered passes on the fixture and catches each kind of damage
-  ScreenshotTest   check-rendered with Chromium (exit 77: skipped where Chromium is absent)
+  ScreenshotTest   check-rendered with Chromium: no blank page, every page fits a 390 px phone
+                   (exit 77: skipped where Chromium is absent)
   DownloadTest     a chapter's download unpacks and builds with cmake + nvcc (77 without nvcc)"""
 import html.parser
 import os
@@ -63,6 +64,14 @@ class Workspace(unittest.TestCase):
     def read(self, *parts):
         with open(os.path.join(self.out, *parts), encoding='utf-8') as f:
             return f.read()
+
+    def damage(self, name, old, new):
+        path = os.path.join(self.out, name)
+        with open(path, encoding='utf-8') as f:
+            text = f.read()
+        self.assertIn(old, text)
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write(text.replace(old, new, 1))
 
 
 class CodeText(html.parser.HTMLParser):
@@ -129,6 +138,15 @@ class RenderTest(Workspace):
         self.assertIn('href="downloads/3.1-reduce.tar.gz"', head)
         self.assertIn('⟨reduce-v1-kernel⟩ +≡', page)
         self.assertIn('id="reduce-v1-kernel-2"', page)
+
+    def test_tables_scroll_in_frames_and_the_contents_fold(self):
+        page = self.read('3.1-reduction.html')
+        tables = page.count('<table')
+        self.assertGreater(tables, 0)
+        self.assertEqual(len(re.findall(r'<div class="table-scroll">\s*<table', page)), tables,
+                         'every table in a frame of its own that scrolls sideways')
+        self.assertRegex(page, r'<nav id="toc"[^>]*>\s*<details class="toc-fold">\s*<summary>Contents</summary>')
+        self.assertNotRegex(page, r'<details class="toc-fold"[^>]* open', 'folded unless opened (book.js, wide screens)')
 
     def test_api_pages_link_back_to_the_chapter(self):
         api = self.read('api', 'reduce_8cu.html')
@@ -202,14 +220,6 @@ class RenderTest(Workspace):
 
 
 class CheckTest(Workspace):
-    def damage(self, name, old, new):
-        path = os.path.join(self.out, name)
-        with open(path, encoding='utf-8') as f:
-            text = f.read()
-        self.assertIn(old, text)
-        with open(path, 'w', encoding='utf-8') as f:
-            f.write(text.replace(old, new, 1))
-
     def assertCheckFails(self, message):
         done = check(self.out, '--no-screenshot')
         self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
@@ -260,11 +270,61 @@ class CheckTest(Workspace):
 
 
 class ScreenshotTest(Workspace):
-    def test_chapter_page_is_not_blank_in_either_theme(self):
+    def check_in_browser(self):
         done = check(self.out)
         if done.returncode == SKIP:
             self.skipTest(done.stderr.strip())
+        return done
+
+    def test_chapter_page_is_not_blank_in_either_theme(self):
+        done = self.check_in_browser()
         self.assertEqual(done.returncode, 0, done.stderr)
+
+    def test_every_page_fits_a_phone(self):
+        done = self.check_in_browser()
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertRegex(done.stdout, r'on a 390 px phone screen the widest page is \S+, (\d+) px')
+        self.assertLessEqual(int(re.search(r'widest page is \S+, (\d+) px', done.stdout).group(1)), 390)
+
+    def test_what_is_wider_than_a_phone_scrolls_in_its_own_frame(self):
+        # the widest things a chapter holds: an 8-column table of measured values, the dated box's
+        # table, a long code line, a long name in inline code, a long formula, a claim's verdict
+        cells = ' | '.join('[%d.%03d TFLOP/s]{.measured}' % (i, i) for i in range(7))
+        table = '\n'.join(['| rung | ' + ' | '.join('measured column %d' % i for i in range(7)) + ' |',
+                           '|:--|' + '--:|' * 7] +
+                          ['| `matmul/v%d_blocktile_2d@4096x4096x4096` | %s |' % (i, cells) for i in range(4)])
+        box = ('::: {.hwbox}\n**This generation:** NVIDIA H200.\n\n| symbol | meaning | this generation |\n'
+               '|:--|:--|--:|\n| $F_\\text{fp32}$ | FP32 rate measured by the harness on the ordinary cores, each '
+               'fused multiply-add counted as two operations | [65.1 TFLOP/s]{.measured} |\n\n'
+               '| result | time | bandwidth | FLOP rate |\n|:--|--:|--:|--:|\n'
+               '| `matmul/peer_cublas_sgemm@4096x4096x4096` | [2.67 ms]{.measured} | [75.3 GB/s]{.measured} '
+               '| [51.4 TFLOP/s]{.measured} |\n:::\n')
+        code = '```{.cuda}\n' + 'int x = ' + ' + '.join('value_%d' % i for i in range(40)) + ';\n```\n'
+        prose = ('The name `matmul/v9_autotuned@4096x4096x4096:predicted_time/matmul/peer_cublas_sgemm@4096x4096x4096` '
+                 'is long, and so is $t = ' + ' + '.join('a_{%d} b_{%d}' % (i, i) for i in range(30)) + '$.\n')
+        claim = ('::: {.claim .claim-holds}\n<span class="claim-verdict">Holds: '
+                 '`0.95 * matmul/v1_naive@4096x4096x4096 : predicted_time` = 261 ms.</span>\n:::\n')
+        with open(os.path.join(self.woven, 'A-bench.md'), 'a') as f:
+            f.write('\n## Wide things\n\n' + '\n'.join([table, box, code, prose, claim]))
+        done = render(self.out, self.woven)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn('measured column 6', self.read('A-bench.html'))
+        done = self.check_in_browser()
+        self.assertEqual(done.returncode, 0, done.stderr)
+
+    def test_a_page_that_does_not_fit_a_phone_is_caught(self):
+        # too wide; as wide, but hidden (a phone would cut it off); the title pushed off the first screen
+        self.damage('A-bench.html', '<main id="content">', '<main id="content"><div style="width:700px">wide</div>')
+        self.damage('3.1-reduction.html', '</head>', '<style>body { overflow-x: hidden; }</style></head>')
+        self.damage('3.1-reduction.html', '<h1 class="title">', '<div style="height:1000px"></div><h1 class="title">')
+        done = self.check_in_browser()
+        self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+        self.assertRegex(done.stderr, r'A-bench\.html: 7\d\d px wide on a 390 px phone screen, so the page scrolls '
+                                      r'sideways; wider than the screen: .*main#content > div \(to 7\d\d px\)')
+        self.assertIn('3.1-reduction.html: hides what is wider than the screen (body hidden)', done.stderr)
+        self.assertRegex(done.stderr, r'3\.1-reduction\.html: the title starts \d+ px down on a 390 x 844 px phone '
+                                      r'screen, below the first screen')
+        self.assertNotIn('index.html:', done.stderr)
 
     def test_a_blank_page_is_caught(self):
         with open(os.path.join(self.out, '3.1-reduction.html'), 'w') as f:
