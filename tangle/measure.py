@@ -17,6 +17,7 @@ import argparse
 import datetime
 import hashlib
 import json
+import math
 import os
 import re
 import statistics
@@ -185,6 +186,17 @@ def summarize(values, unit):
     }
 
 
+def finite(value, benchmark, counter, source):
+    """`value`, or a MeasureError when it is NaN or infinite: Google Benchmark writes those as bare
+    NaN/Infinity literals (a counter divided by a zero time or count), which no record may hold."""
+    if isinstance(value, (int, float)) and not math.isfinite(value):
+        raise MeasureError(f'{source}: benchmark {benchmark}: the counter {counter} is {json.dumps(value)}, '
+                           'not a finite number (a division by a zero time or count?); fix the '
+                           'benchmark\'s counter and run make measure again. Nothing of this chapter '
+                           'was written.')
+    return value
+
+
 def parse_benchmark_json(data, source):
     """(results, clock samples in run order) from Google Benchmark's JSON output."""
     if not isinstance(data, dict) or not isinstance(data.get('benchmarks'), list):
@@ -207,11 +219,12 @@ def parse_benchmark_json(data, source):
         if unit not in TIME_UNITS or 'real_time' not in run:
             raise MeasureError(f'{source}: benchmark {name} has no usable real_time/time_unit')
         quantities = samples.setdefault(key, {})
-        quantities.setdefault('time', []).append(run['real_time'] * TIME_UNITS[unit])
+        quantities.setdefault('time', []).append(finite(run['real_time'], name, 'real_time', source)
+                                                 * TIME_UNITS[unit])
         for field, value in run.items():
             if field in RUN_FIELDS or isinstance(value, bool) or not isinstance(value, (int, float)):
                 continue
-            quantities.setdefault(field, []).append(float(value))
+            quantities.setdefault(field, []).append(finite(float(value), name, field, source))
         if 'sm_clock_mhz' in run:
             clocks.append(float(run['sm_clock_mhz']))
     results = {
@@ -427,12 +440,16 @@ def utc_now():
 def write_json_atomic(path, value):
     """Writes through a temporary file in the same folder and a rename: all or nothing."""
     path = Path(path)
+    try:
+        text = json.dumps(value, indent=2, allow_nan=False) + '\n'
+    except ValueError:  # a NaN or an infinity: the weaver would refuse the file, so it is not written
+        raise MeasureError(f'{path}: not written: it would hold a NaN or an infinite number, which a '
+                           'record may not; find the counter that is not finite and fix it')
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f'.{path.name}.', suffix='.tmp')
     try:
         with os.fdopen(handle, 'w', encoding='utf-8') as out:
-            json.dump(value, out, indent=2)
-            out.write('\n')
+            out.write(text)
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temporary, 0o644)  # mkstemp makes it private; a record is for everyone to read

@@ -91,6 +91,22 @@ class ParseBenchmark(unittest.TestCase):
         with self.assertRaisesRegex(measure.MeasureError, 'result key a/b'):
             measure.parse_benchmark_json({'benchmarks': [run('a/b', 0, 1.0), second]}, 'x.json')
 
+    def test_nan_and_infinite_counters_are_refused_by_name(self):
+        # Google Benchmark writes a counter divided by zero as a bare NaN or Infinity literal.
+        text = json.dumps({'benchmarks': [run('a/b', 0, 1.0, bandwidth=5.0), run('a/b', 1, 1.0)]})
+        for literal in ('NaN', 'Infinity', '-Infinity'):
+            with self.subTest(literal):
+                data = json.loads(text.replace('5.0', literal))
+                with self.assertRaisesRegex(measure.MeasureError,
+                                            rf'x.json: benchmark a/b: the counter bandwidth is {literal}, '
+                                            'not a finite number.*Nothing of this chapter was written'):
+                    measure.parse_benchmark_json(data, 'x.json')
+
+    def test_an_infinite_time_is_refused(self):
+        data = json.loads(json.dumps({'benchmarks': [run('a/b', 0, 7.0)]}).replace('7.0', 'Infinity'))
+        with self.assertRaisesRegex(measure.MeasureError, 'benchmark a/b: the counter real_time is Infinity'):
+            measure.parse_benchmark_json(data, 'x.json')
+
     def test_not_benchmark_json(self):
         with self.assertRaisesRegex(measure.MeasureError, 'x.json: not Google Benchmark JSON'):
             measure.parse_benchmark_json({'testsuites': []}, 'x.json')
@@ -315,6 +331,15 @@ class AtomicWrite(unittest.TestCase):
             self.assertEqual(json.loads(target.read_text()), {'old': True})
             self.assertEqual(os.listdir(folder), ['A.json'])
 
+    def test_a_nan_is_never_written(self):
+        with tempfile.TemporaryDirectory() as folder:
+            target = Path(folder) / 'A.json'
+            measure.write_json_atomic(target, {'old': True})
+            with self.assertRaisesRegex(measure.MeasureError, 'A.json: not written: .*NaN'):
+                measure.write_json_atomic(target, {'results': {'median': float('nan')}})
+            self.assertEqual(json.loads(target.read_text()), {'old': True})
+            self.assertEqual(os.listdir(folder), ['A.json'])
+
 
 class Main(unittest.TestCase):
     def test_missing_build_folder_is_a_clear_error(self):
@@ -359,7 +384,7 @@ sys.exit(%d)
 class EndToEnd(unittest.TestCase):
     """measure.main over a fake book and fake binaries that write the JSON the real ones do."""
 
-    def make_book(self, folder, failing_test=False):
+    def make_book(self, folder, failing_test=False, nan_counter=False):
         root = Path(folder) / 'book-root'
         (root / 'book').mkdir(parents=True)
         (root / 'chapters').mkdir()
@@ -379,7 +404,10 @@ class EndToEnd(unittest.TestCase):
                          flop_rate=1e13, sm_clock_mhz=1980.0 - r, latency=5e-7,
                          bytes_in_flight_per_sm=float(n.rsplit('/', 1)[1])), family_index=i)
                 for i, n in enumerate(names) for r in range(2)]
-        for name, text in (('bench_test', FAKE_TEST % failing_test), ('bench_bench', FAKE_BENCH % runs)):
+        bench = FAKE_BENCH % runs
+        if nan_counter:  # the fake writes it as Google Benchmark does: a bare NaN literal
+            bench = bench.replace("'flop_rate': 10000000000000.0", "'flop_rate': float('nan')", 1)
+        for name, text in (('bench_test', FAKE_TEST % failing_test), ('bench_bench', bench)):
             (build / name).write_text(text.replace('#!/usr/bin/env python3', '#!' + sys.executable))
             (build / name).chmod(0o755)
         return root, build
@@ -455,6 +483,18 @@ class EndToEnd(unittest.TestCase):
             code = measure.main(['--root', str(root), '--build', str(build), '--out', str(out)])
             self.assertEqual(code, 1)
             self.assertFalse(out.exists())
+    def test_a_nan_counter_stops_before_any_record(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root, build = self.make_book(folder, nan_counter=True)
+            out = Path(folder) / 'out'
+            with mock.patch('sys.stderr') as stderr:
+                code = measure.main(['--root', str(root), '--build', str(build), '--out', str(out)])
+            self.assertEqual(code, 1)
+            said = ''.join(call.args[0] for call in stderr.write.call_args_list)
+            self.assertIn('benchmark bench/copy_bandwidth/2147483648/repeats:2/manual_time: '
+                          'the counter flop_rate is NaN', said)
+            self.assertFalse(out.exists())
+
 
 if __name__ == '__main__':
     unittest.main()
