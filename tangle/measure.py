@@ -7,13 +7,16 @@ For every chapter of book/chapters.txt (or the one --chapter names, by id or pat
   3. reduce the per-repetition runs to medians, minima, maxima and counts, by result key;
   4. add the context (the benchmark's, nvidia-smi's driver, nvcc's version), the chapter's
      tangled sources and their SHA-256;
-  5. write <out>/<gpu-slug>/<id>.json atomically; for appendix A (src: bench) also machine.json;
-  6. for the result keys of the front matter's `profile:` list, add ncu's hardware counters and
-     write the record again (tangle/ncu.py; said in one line and skipped where there is no ncu;
-     a failure leaves the timings recorded and makes the exit status 1).
+  5. make <out>/<gpu-slug>/<id>.json; for appendix A (src: bench) also machine.json;
+  6. for the result keys of the front matter's `profile:` list, add ncu's hardware counters
+     (tangle/ncu.py; said in one line and skipped where there is no ncu; a failure leaves the
+     record with its timings only and makes the exit status 1);
+  7. once every chapter is measured, write all the records as a set: on any error before that,
+     none is written, so records of two runs never stand side by side.
 The record format is book/CONVENTIONS.md's. Python's standard library only.
 """
 import argparse
+import copy
 import datetime
 import hashlib
 import json
@@ -437,27 +440,43 @@ def utc_now():
     return datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
 
 
-def write_json_atomic(path, value):
-    """Writes through a temporary file in the same folder and a rename: all or nothing."""
-    path = Path(path)
+def record_text(path, value):
+    """The JSON text of a record; a MeasureError when it holds a NaN or an infinity."""
     try:
-        text = json.dumps(value, indent=2, allow_nan=False) + '\n'
-    except ValueError:  # a NaN or an infinity: the weaver would refuse the file, so it is not written
+        return json.dumps(value, indent=2, allow_nan=False) + '\n'
+    except ValueError:  # the weaver would refuse the file, so it is not written
         raise MeasureError(f'{path}: not written: it would hold a NaN or an infinite number, which a '
                            'record may not; find the counter that is not finite and fix it')
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f'.{path.name}.', suffix='.tmp')
+
+
+def write_records(records):
+    """Writes [(path, value), ...] as a set: every text is made (and so checked) first, each goes to
+    a temporary file beside its target, and only then are all renamed into place. A failure before
+    the renames leaves every old record as it was: never a record of this run beside one of the last."""
+    texts = [(Path(path), record_text(path, value)) for path, value in records]
+    staged = []
     try:
-        with os.fdopen(handle, 'w', encoding='utf-8') as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, 0o644)  # mkstemp makes it private; a record is for everyone to read
-        os.replace(temporary, path)
+        for path, text in texts:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f'.{path.name}.', suffix='.tmp')
+            staged.append((temporary, path))
+            with os.fdopen(handle, 'w', encoding='utf-8') as out:
+                out.write(text)
+                out.flush()
+                os.fsync(out.fileno())
+            os.chmod(temporary, 0o644)  # mkstemp makes it private; a record is for everyone to read
+        for temporary, path in staged:
+            os.replace(temporary, path)
     except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+        for temporary, _ in staged:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
         raise
+
+
+def write_json_atomic(path, value):
+    """Writes through a temporary file in the same folder and a rename: all or nothing."""
+    write_records([(path, value)])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -538,8 +557,9 @@ def query_nvcc():
 # ---------------------------------------------------------------------------------------------
 # One chapter
 
-def measure_chapter(root, build, out_root, chapter, front, scratch):
-    """Measures one chapter and writes its record; False when its counters failed (said above)."""
+def measure_chapter(root, build, out_root, chapter, front, scratch, pending):
+    """Measures one chapter and adds its record (and machine.json) to `pending`, [(path, value)],
+    which main writes as a set once every chapter is measured; False when its counters failed."""
     src = str(front['src'])
     test_binary = find_binary(build, f'{src}_test')
     bench_binary = find_binary(build, f'{src}_bench')
@@ -569,17 +589,16 @@ def measure_chapter(root, build, out_root, chapter, front, scratch):
     }
     folder = Path(out_root) / gpu_slug(gpu)
     record_path = folder / f'{record["chapter"]}.json'
-    write_json_atomic(record_path, record)
-    print(f'measure: wrote {record_path} ({len(results)} results)')
-    # The counters come after the timings are safe on disk: a failing ncu costs only the counters.
+    pending.append((record_path, record))
+    # The counters come after the timings are measured: a failing ncu costs only the counters.
     profiled = True
     try:
         where = f'{chapter}:{getattr(front, "lines", {}).get("profile", 1)}'
-        profiler = ncu.profile_chapter(root, bench_binary, front.get('profile'), results, where)
+        counted = copy.deepcopy(results)  # the record takes the counters of all its keys, or none
+        profiler = ncu.profile_chapter(root, bench_binary, front.get('profile'), counted, where)
         if profiler:
+            record['results'] = counted
             record['profiler'] = profiler
-            write_json_atomic(record_path, record)
-            print(f'measure: wrote {record_path} (with counters)')
     except ncu.NcuError as error:
         print(f'measure: error: {error} (the record keeps its timings, without counters)',
               file=sys.stderr)
@@ -590,8 +609,8 @@ def measure_chapter(root, build, out_root, chapter, front, scratch):
             'sources_sha256': digest, 'sources': sources,
             'ceilings': ceilings_from(results, bench_binary),
         }
-        write_json_atomic(folder / 'machine.json', machine)
-        print(f'measure: wrote {folder / "machine.json"}')
+        pending.append((folder / 'machine.json', machine))
+    print(f'measure: measured {chapter} ({len(results)} results{", with counters" if "profiler" in record else ""})')
     return profiled
 
 
@@ -608,9 +627,13 @@ def main(argv=None):
         if not Path(args.build).is_dir():
             raise MeasureError(f'{args.build}: no such build folder; run make build first')
         complete = True
+        pending = []  # written as a set once all are measured: never records of two runs side by side
         with tempfile.TemporaryDirectory(prefix='measure-') as scratch:
             for chapter, front in select_chapters(root, args.chapter):
-                complete &= measure_chapter(root, Path(args.build), out_root, chapter, front, scratch)
+                complete &= measure_chapter(root, Path(args.build), out_root, chapter, front, scratch, pending)
+        write_records(pending)
+        for path, _ in pending:
+            print(f'measure: wrote {path}')
     except MeasureError as error:
         print(f'measure: error: {error}', file=sys.stderr)
         return 1

@@ -384,7 +384,7 @@ sys.exit(%d)
 class EndToEnd(unittest.TestCase):
     """measure.main over a fake book and fake binaries that write the JSON the real ones do."""
 
-    def make_book(self, folder, failing_test=False, nan_counter=False):
+    def make_book(self, folder, failing_test=False, nan_counter=False, without=None):
         root = Path(folder) / 'book-root'
         (root / 'book').mkdir(parents=True)
         (root / 'chapters').mkdir()
@@ -400,6 +400,7 @@ class EndToEnd(unittest.TestCase):
                  'bench/loaded_latency/1024', 'bench/loaded_latency/65536',
                  'bench/fp32_fma_rate/16384', 'bench/bf16_tensor_rate/8192',
                  'bench/launch_latency/1', 'bench/launch_throughput/1000']
+        names = [n for n in names if n != without]
         runs = [dict(run(n + '/repeats:2/manual_time', r, 10.0 + r, bandwidth=1e12,
                          flop_rate=1e13, sm_clock_mhz=1980.0 - r, latency=5e-7,
                          bytes_in_flight_per_sm=float(n.rsplit('/', 1)[1])), family_index=i)
@@ -493,6 +494,35 @@ class EndToEnd(unittest.TestCase):
             said = ''.join(call.args[0] for call in stderr.write.call_args_list)
             self.assertIn('benchmark bench/copy_bandwidth/2147483648/repeats:2/manual_time: '
                           'the counter flop_rate is NaN', said)
+            self.assertFalse(out.exists())
+
+    # Records are written as a set: a run that fails anywhere leaves every old record as it was.
+    def test_a_missing_ceiling_leaves_both_old_records(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root, build = self.make_book(folder, without='bench/fp32_fma_rate/16384')
+            out = Path(folder) / 'out'
+            for name in ('A.json', 'machine.json'):
+                measure.write_json_atomic(out / 'nvidia-h200' / name, {'old': True})
+            with mock.patch('sys.stderr') as stderr:
+                code = measure.main(['--root', str(root), '--build', str(build), '--out', str(out)])
+            self.assertEqual(code, 1)
+            said = ''.join(call.args[0] for call in stderr.write.call_args_list)
+            self.assertIn('expected one result for bench/fp32_fma_rate', said)
+            for name in ('A.json', 'machine.json'):
+                self.assertEqual(json.loads((out / 'nvidia-h200' / name).read_text()), {'old': True})
+            self.assertEqual(sorted(os.listdir(out / 'nvidia-h200')), ['A.json', 'machine.json'])
+
+    def test_a_later_chapter_failing_writes_no_record_of_the_run(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root, build = self.make_book(folder)
+            (root / 'book' / 'chapters.txt').write_text('chapters/A-bench.md\nchapters/B-other.md\n')
+            (root / 'chapters' / 'B-other.md').write_text('---\nid: "B"\ntitle: "Other"\nsrc: other\n---\n')
+            out = Path(folder) / 'out'
+            with mock.patch('sys.stderr') as stderr:
+                code = measure.main(['--root', str(root), '--build', str(build), '--out', str(out)])
+            self.assertEqual(code, 1)
+            said = ''.join(call.args[0] for call in stderr.write.call_args_list)
+            self.assertIn('neither other_test nor other_bench', said)
             self.assertFalse(out.exists())
 
 
