@@ -120,6 +120,9 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
       return kDone;
     }
 
+    // Every path first: a folder linked out of src/ refuses the run with nothing written.
+    for (const TangledFile& file : tangling.files) tree.check(file.path);
+    for (const std::string& path : ownership.stale) tree.check(path);
     size_t written = 0, removed = 0;
     for (const TangledFile& file : tangling.files)
       if (tree.write_if_changed(file.path, file.content)) {

@@ -117,11 +117,9 @@ std::optional<Quantity> read_quantity(const nlohmann::json& value, std::string& 
         return std::nullopt;
     };
     Quantity q;
-    if (value.is_number()) {
-        q.median = q.min = q.max = value.get<double>();
-        if (q.median < 0) return fail("is negative (" + value.dump() + "), which no time, rate or count can be");
-        return q;
-    }
+    if (value.is_number())  // its unit would be a guess, and a wrong one gives unrelated unit errors later
+        return fail("is a bare number (" + value.dump() + "): a quantity names its unit, {\"median\": " + value.dump() +
+                    ", \"unit\": \"s\"} (or \"B\", \"B/s\", \"\" for a plain count, ...)");
     if (!value.is_object() || !value.contains("median") || !value["median"].is_number()) {
         error = "needs a numeric \"median\"" +
                 (value.is_object() && value.contains("median") ? " (it is " + value["median"].dump() + ")" : std::string()) +

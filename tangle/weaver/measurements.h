@@ -61,7 +61,8 @@ struct MeasurementStore {
 MeasurementStore load_measurements(const std::filesystem::path& root, const std::filesystem::path& folder,
                                    const std::string& gpu_slug, Diagnostics& diagnostics);
 
-// Reads one quantity: {"median": ..., "min": ..., "max": ..., "n": ..., "unit": "s"} or a number.
+// Reads one quantity: {"median": ..., "min": ..., "max": ..., "n": ..., "unit": "s"}. A bare number,
+// a field of the wrong type, a negative median or one outside [min, max] is an error (in `error`).
 std::optional<Quantity> read_quantity(const nlohmann::json& value, std::string& error);
 
 }  // namespace weave

@@ -171,5 +171,21 @@ TEST(OutsideSrc, SymbolicLinkOutOfSrcIsRefused) {
   EXPECT_FALSE(book.exists("outside/a.cpp"));
 }
 
+// The link is found before anything is written: not src/a/ok.cpp first, then the refusal.
+TEST(OutsideSrc, SymbolicLinkRefusesTheRunBeforeAnyFileIsWritten) {
+  TestBook book;
+  book.list({"chapters/a.md"});
+  book.write("chapters/a.md", "```{.cpp file=src/a/ok.cpp}\nint ok;\n```\n\n```{.cpp file=src/b/a.cpp}\nint a;\n```\n");
+  fs::create_directories(book.root() / "outside");
+  fs::create_directories(book.root() / "src");
+  fs::create_directory_symlink(book.root() / "outside", book.root() / "src/b");
+  RunResult result = book.tangle();
+  EXPECT_EQ(result.status, 2);
+  EXPECT_NE(result.err.find("src/b/a.cpp resolves outside"), std::string::npos) << result.err;
+  EXPECT_FALSE(book.exists("src/a/ok.cpp"));
+  EXPECT_FALSE(book.exists("outside/a.cpp"));
+  EXPECT_FALSE(book.exists("src/.tangle-manifest"));
+}
+
 }  // namespace
 }  // namespace tangle

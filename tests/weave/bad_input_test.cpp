@@ -91,6 +91,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"MalformedSpan",
                  [](const FixtureBook& b) { b.replace(alpha, "[machine : copy_bandwidth]{.m}.", "[machine : copy_bandwidth]{.m."); },
                  "chapters/1-alpha.md:19: error: a malformed {.m} span"},
+        BadInput{"ValueClassInCapitals",
+                 [](const FixtureBook& b) { b.replace(alpha, "[machine : copy_bandwidth]{.m}.", "[machine : copy_bandwidth]{.M}."); },
+                 "chapters/1-alpha.md:19: error: [machine : copy_bandwidth]{.M}: a value's class is .m, lower case"},
         BadInput{"BadFmt",
                  [](const FixtureBook& b) { b.replace(alpha, "[machine : copy_bandwidth]{.m}.", "[machine : copy_bandwidth]{.m fmt=\"ms\"}."); },
                  "chapters/1-alpha.md:19: error: [machine : copy_bandwidth]{.m}: fmt=\"ms\" is a unit of s, but the value is in B/s"},
@@ -137,6 +140,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"RecordMedianOutsideItsRange",
                  [](const FixtureBook& b) { b.replace(record, "\"median\": 1.0e-3,", "\"median\": 2.0e-3,"); },
                  "1.json: error: result 'alpha/v1_naive@1048576', quantity 'time': has its median 0.002 outside its range [0.00099, 0.00102]"},
+        BadInput{"RecordBareNumber",
+                 [](const FixtureBook& b) {
+                     b.replace(record, "{\"median\": 4.0e-4, \"min\": 3.9e-4, \"max\": 4.1e-4, \"n\": 10, \"unit\": \"s\"}", "4.0e-4");
+                 },
+                 "1.json: error: result 'alpha/v2_fast@1048576', quantity 'time': is a bare number (0.0004): a quantity names its unit"},
         BadInput{"RecordInLatinOne",
                  [](const FixtureBook& b) { b.replace(record, "\"title\": \"Alpha\"", "\"title\": \"Alph\xE9\""); },
                  "book/measurements/testgpu/1.json: error: is not a valid measurement record"},
