@@ -102,7 +102,7 @@ def parse_front_matter(text, path):
 def read_chapter_list(path):
     """Chapter paths from book/chapters.txt: one a line, '#' starts a comment."""
     try:
-        text = Path(path).read_text(encoding='utf-8')
+        text = Path(path).read_text(encoding='utf-8-sig')
     except OSError as error:
         raise MeasureError(f'{path}: cannot read the chapter list: {error.strerror}')
     chapters = []
@@ -120,7 +120,7 @@ def select_chapters(root, wanted=None):
     for chapter in read_chapter_list(list_path):
         chapter_path = Path(root) / chapter
         try:
-            text = chapter_path.read_text(encoding='utf-8')
+            text = chapter_path.read_text(encoding='utf-8-sig')  # a byte-order mark is no part of it
         except OSError as error:
             raise MeasureError(f'{list_path}: lists {chapter}, which cannot be read: {error.strerror}')
         front = parse_front_matter(text, chapter)

@@ -21,6 +21,7 @@ std::optional<std::vector<std::string>> read_lines(const fs::path& path) {
     std::string line;
     while (std::getline(in, line)) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (lines.empty() && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);  // a byte-order mark: no part of the text
         lines.push_back(line);
     }
     return lines;

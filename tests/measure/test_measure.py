@@ -178,6 +178,13 @@ class Chapters(unittest.TestCase):
         self.assertEqual(measure.select_chapters(self.root, 'A')[0][0], 'chapters/A-bench.md')
         self.assertEqual(measure.select_chapters(self.root, 'chapters/3.1-r.md')[0][1]['id'], '3.1')
 
+    def test_a_byte_order_mark_is_ignored(self):
+        chapter = self.root / 'chapters' / '3.1-r.md'
+        chapter.write_bytes(b'\xef\xbb\xbf' + chapter.read_bytes())
+        list_path = self.root / 'book' / 'chapters.txt'
+        list_path.write_bytes(b'\xef\xbb\xbf' + list_path.read_bytes())
+        self.assertEqual([front['id'] for _, front in measure.select_chapters(self.root)], ['3.1', 'A'])
+
     def test_unknown_chapter(self):
         with self.assertRaisesRegex(measure.MeasureError, 'chapters.txt: no chapter has id or path "9"'):
             measure.select_chapters(self.root, '9')

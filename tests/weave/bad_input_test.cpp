@@ -178,6 +178,17 @@ TEST(BadInput, AWholeFileInLatinOneIsAFewErrorsNotOneALine) {
     EXPECT_TRUE(contains(run.printed, "15 more line(s) from here on are not UTF-8 either")) << run.printed;
 }
 
+// A byte-order mark before the front matter is no part of the chapter: the same book is woven.
+TEST(BadInput, AByteOrderMarkIsIgnored) {
+    FixtureBook book;
+    ASSERT_EQ(book.weave().status, 0);
+    auto before = book.outputs();
+    book.write(alpha, "\xEF\xBB\xBF" + book.read(alpha));
+    auto run = book.weave();
+    EXPECT_EQ(run.status, 0) << run.printed;
+    EXPECT_EQ(book.outputs(), before);
+}
+
 // A record without a sources_sha256 cannot be tied to its code: stale (a warning; an error if strict).
 TEST(BadInput, RecordWithoutSourcesHashIsStale) {
     for (const std::string hash : {"", "absent"}) {
