@@ -7,16 +7,20 @@ For every chapter of book/chapters.txt (or the one --chapter names, by id or pat
   3. reduce the per-repetition runs to medians, minima, maxima and counts, by result key;
   4. add the context (the benchmark's, nvidia-smi's driver, nvcc's version), the chapter's
      tangled sources and their SHA-256;
-  5. write <out>/<gpu-slug>/<id>.json atomically; for appendix A (src: bench) also machine.json;
-  6. for the result keys of the front matter's `profile:` list, add ncu's hardware counters and
-     write the record again (tangle/ncu.py; said in one line and skipped where there is no ncu;
-     a failure leaves the timings recorded and makes the exit status 1).
+  5. make <out>/<gpu-slug>/<id>.json; for appendix A (src: bench) also machine.json;
+  6. for the result keys of the front matter's `profile:` list, add ncu's hardware counters
+     (tangle/ncu.py; said in one line and skipped where there is no ncu; a failure leaves the
+     record with its timings only and makes the exit status 1);
+  7. once every chapter is measured, write all the records as a set: on any error before that,
+     none is written, so records of two runs never stand side by side.
 The record format is book/CONVENTIONS.md's. Python's standard library only.
 """
 import argparse
+import copy
 import datetime
 import hashlib
 import json
+import math
 import os
 import re
 import statistics
@@ -98,7 +102,7 @@ def parse_front_matter(text, path):
 def read_chapter_list(path):
     """Chapter paths from book/chapters.txt: one a line, '#' starts a comment."""
     try:
-        text = Path(path).read_text(encoding='utf-8')
+        text = Path(path).read_text(encoding='utf-8-sig')
     except OSError as error:
         raise MeasureError(f'{path}: cannot read the chapter list: {error.strerror}')
     chapters = []
@@ -116,7 +120,7 @@ def select_chapters(root, wanted=None):
     for chapter in read_chapter_list(list_path):
         chapter_path = Path(root) / chapter
         try:
-            text = chapter_path.read_text(encoding='utf-8')
+            text = chapter_path.read_text(encoding='utf-8-sig')  # a byte-order mark is no part of it
         except OSError as error:
             raise MeasureError(f'{list_path}: lists {chapter}, which cannot be read: {error.strerror}')
         front = parse_front_matter(text, chapter)
@@ -185,6 +189,17 @@ def summarize(values, unit):
     }
 
 
+def finite(value, benchmark, counter, source):
+    """`value`, or a MeasureError when it is NaN or infinite: Google Benchmark writes those as bare
+    NaN/Infinity literals (a counter divided by a zero time or count), which no record may hold."""
+    if isinstance(value, (int, float)) and not math.isfinite(value):
+        raise MeasureError(f'{source}: benchmark {benchmark}: the counter {counter} is {json.dumps(value)}, '
+                           'not a finite number (a division by a zero time or count?); fix the '
+                           'benchmark\'s counter and run make measure again. Nothing of this chapter '
+                           'was written.')
+    return value
+
+
 def parse_benchmark_json(data, source):
     """(results, clock samples in run order) from Google Benchmark's JSON output."""
     if not isinstance(data, dict) or not isinstance(data.get('benchmarks'), list):
@@ -207,11 +222,12 @@ def parse_benchmark_json(data, source):
         if unit not in TIME_UNITS or 'real_time' not in run:
             raise MeasureError(f'{source}: benchmark {name} has no usable real_time/time_unit')
         quantities = samples.setdefault(key, {})
-        quantities.setdefault('time', []).append(run['real_time'] * TIME_UNITS[unit])
+        quantities.setdefault('time', []).append(finite(run['real_time'], name, 'real_time', source)
+                                                 * TIME_UNITS[unit])
         for field, value in run.items():
             if field in RUN_FIELDS or isinstance(value, bool) or not isinstance(value, (int, float)):
                 continue
-            quantities.setdefault(field, []).append(float(value))
+            quantities.setdefault(field, []).append(finite(float(value), name, field, source))
         if 'sm_clock_mhz' in run:
             clocks.append(float(run['sm_clock_mhz']))
     results = {
@@ -424,23 +440,43 @@ def utc_now():
     return datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
 
 
+def record_text(path, value):
+    """The JSON text of a record; a MeasureError when it holds a NaN or an infinity."""
+    try:
+        return json.dumps(value, indent=2, allow_nan=False) + '\n'
+    except ValueError:  # the weaver would refuse the file, so it is not written
+        raise MeasureError(f'{path}: not written: it would hold a NaN or an infinite number, which a '
+                           'record may not; find the counter that is not finite and fix it')
+
+
+def write_records(records):
+    """Writes [(path, value), ...] as a set: every text is made (and so checked) first, each goes to
+    a temporary file beside its target, and only then are all renamed into place. A failure before
+    the renames leaves every old record as it was: never a record of this run beside one of the last."""
+    texts = [(Path(path), record_text(path, value)) for path, value in records]
+    staged = []
+    try:
+        for path, text in texts:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f'.{path.name}.', suffix='.tmp')
+            staged.append((temporary, path))
+            with os.fdopen(handle, 'w', encoding='utf-8') as out:
+                out.write(text)
+                out.flush()
+                os.fsync(out.fileno())
+            os.chmod(temporary, 0o644)  # mkstemp makes it private; a record is for everyone to read
+        for temporary, path in staged:
+            os.replace(temporary, path)
+    except BaseException:
+        for temporary, _ in staged:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+        raise
+
+
 def write_json_atomic(path, value):
     """Writes through a temporary file in the same folder and a rename: all or nothing."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f'.{path.name}.', suffix='.tmp')
-    try:
-        with os.fdopen(handle, 'w', encoding='utf-8') as out:
-            json.dump(value, out, indent=2)
-            out.write('\n')
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, 0o644)  # mkstemp makes it private; a record is for everyone to read
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+    write_records([(path, value)])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -521,8 +557,9 @@ def query_nvcc():
 # ---------------------------------------------------------------------------------------------
 # One chapter
 
-def measure_chapter(root, build, out_root, chapter, front, scratch):
-    """Measures one chapter and writes its record; False when its counters failed (said above)."""
+def measure_chapter(root, build, out_root, chapter, front, scratch, pending):
+    """Measures one chapter and adds its record (and machine.json) to `pending`, [(path, value)],
+    which main writes as a set once every chapter is measured; False when its counters failed."""
     src = str(front['src'])
     test_binary = find_binary(build, f'{src}_test')
     bench_binary = find_binary(build, f'{src}_bench')
@@ -552,17 +589,16 @@ def measure_chapter(root, build, out_root, chapter, front, scratch):
     }
     folder = Path(out_root) / gpu_slug(gpu)
     record_path = folder / f'{record["chapter"]}.json'
-    write_json_atomic(record_path, record)
-    print(f'measure: wrote {record_path} ({len(results)} results)')
-    # The counters come after the timings are safe on disk: a failing ncu costs only the counters.
+    pending.append((record_path, record))
+    # The counters come after the timings are measured: a failing ncu costs only the counters.
     profiled = True
     try:
         where = f'{chapter}:{getattr(front, "lines", {}).get("profile", 1)}'
-        profiler = ncu.profile_chapter(root, bench_binary, front.get('profile'), results, where)
+        counted = copy.deepcopy(results)  # the record takes the counters of all its keys, or none
+        profiler = ncu.profile_chapter(root, bench_binary, front.get('profile'), counted, where)
         if profiler:
+            record['results'] = counted
             record['profiler'] = profiler
-            write_json_atomic(record_path, record)
-            print(f'measure: wrote {record_path} (with counters)')
     except ncu.NcuError as error:
         print(f'measure: error: {error} (the record keeps its timings, without counters)',
               file=sys.stderr)
@@ -573,8 +609,8 @@ def measure_chapter(root, build, out_root, chapter, front, scratch):
             'sources_sha256': digest, 'sources': sources,
             'ceilings': ceilings_from(results, bench_binary),
         }
-        write_json_atomic(folder / 'machine.json', machine)
-        print(f'measure: wrote {folder / "machine.json"}')
+        pending.append((folder / 'machine.json', machine))
+    print(f'measure: measured {chapter} ({len(results)} results{", with counters" if "profiler" in record else ""})')
     return profiled
 
 
@@ -591,9 +627,13 @@ def main(argv=None):
         if not Path(args.build).is_dir():
             raise MeasureError(f'{args.build}: no such build folder; run make build first')
         complete = True
+        pending = []  # written as a set once all are measured: never records of two runs side by side
         with tempfile.TemporaryDirectory(prefix='measure-') as scratch:
             for chapter, front in select_chapters(root, args.chapter):
-                complete &= measure_chapter(root, Path(args.build), out_root, chapter, front, scratch)
+                complete &= measure_chapter(root, Path(args.build), out_root, chapter, front, scratch, pending)
+        write_records(pending)
+        for path, _ in pending:
+            print(f'measure: wrote {path}')
     except MeasureError as error:
         print(f'measure: error: {error}', file=sys.stderr)
         return 1

@@ -24,6 +24,10 @@ class OutputTree {
   // Removes the file if it exists, then any folders it leaves empty, up to (not including) src/.
   bool remove(const std::string& relative) const;
 
+  // Throws, as the calls above would, if `relative` lies outside src/: a run checks every path
+  // first, so a link out of src/ refuses it before any file is written.
+  void check(const std::string& relative) const { inside_src(relative); }
+
  private:
   // The absolute path for `relative` ("src/..."), or throws if it would lie outside src/.
   std::filesystem::path inside_src(const std::string& relative) const;

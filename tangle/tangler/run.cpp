@@ -53,6 +53,7 @@ std::vector<LoadedChapter> load_chapters(const Options& options, Diagnostics& di
                                                ": run tangle in the book's root, or pass --root DIR"});
       return {};
     }
+    if (list->starts_with("\xEF\xBB\xBF")) list->erase(0, 3);  // a byte-order mark: no part of the list
     listed = parse_book_list(*list);
     listed_in = kBookList;
   }
@@ -71,6 +72,7 @@ std::vector<LoadedChapter> load_chapters(const Options& options, Diagnostics& di
                                                : chapter.path + " cannot be read: create it or remove this line"});
       continue;
     }
+    if (text->starts_with("\xEF\xBB\xBF")) text->erase(0, 3);  // a byte-order mark: no part of the chapter
     chapters.push_back({chapter.path, std::move(*text)});
   }
   return chapters;
@@ -120,6 +122,9 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
       return kDone;
     }
 
+    // Every path first: a folder linked out of src/ refuses the run with nothing written.
+    for (const TangledFile& file : tangling.files) tree.check(file.path);
+    for (const std::string& path : ownership.stale) tree.check(path);
     size_t written = 0, removed = 0;
     for (const TangledFile& file : tangling.files)
       if (tree.write_if_changed(file.path, file.content)) {

@@ -33,7 +33,7 @@ struct OpenDiv {
 }  // namespace
 
 bool is_stale(const Chapter& chapter, const Record& record, const BookContext& book) {
-    if (record.sources_sha256.empty()) return false;
+    if (record.sources_sha256.empty()) return true;  // nothing ties the numbers to the code they measured
     std::vector<std::string> files;
     if (book.manifest && book.manifest->present()) files = book.manifest->files_of(chapter.fm.id, chapter.path);
     if (files.empty()) files = record.sources;
@@ -69,7 +69,7 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book, Dia
                 diagnostics.error(file, line, "roofline:" + id + ": chapter " + id + " lists no kernels: in its front matter");
                 return "";
             }
-            if (!ceilings && book.store->record(id)) {
+            if (!ceilings && book.store->record(id) && !book.store->machine_unreadable) {
                 diagnostics.error(file, line, "roofline:" + id + ": chapter " + id + " has kernels but no ceilings to draw "
                                               "them under: " + book.store->folder + "/machine.json is missing; run make measure");
                 return "";
@@ -186,9 +186,11 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book, Dia
     if (!record && !fm.kernels.empty()) inline_context.unmeasured_lines.push_back(fm.kernels.front().line);
     for (const ClaimResult& c : out.claims)
         if (c.status == ClaimResult::Status::unmeasured) inline_context.unmeasured_lines.push_back(c.line);
-    if (!unmeasured.empty() && book.strict)
+    // An unreadable record is an error already: the values it would have given are not counted again.
+    const bool counted = !unmeasured.empty() && book.store->unreadable.empty();
+    if (counted && book.strict)
         for (int line : unmeasured) diagnostics.error(file, line, "not yet measured (--strict): run make measure on a GPU");
-    else if (!unmeasured.empty())
+    else if (counted)
         diagnostics.warning(file, unmeasured.front(), std::to_string(unmeasured.size()) +
                                                           " value(s), claim(s) or figure(s) are not yet measured; they render as 'not yet measured'");
     for (const ClaimResult& c : out.claims)
@@ -198,8 +200,10 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book, Dia
             else diagnostics.warning(file, c.line, what);
         }
     if (out.stale) {
-        std::string what = "the numbers of chapter " + fm.id + " are stale: its code changed after " + record->file +
-                           " was measured; run make measure CHAPTER=" + fm.id;
+        std::string what = "the numbers of chapter " + fm.id + " are stale: " +
+                           (record->sources_sha256.empty() ? record->file + " has no \"sources_sha256\", so nothing ties them to its code"
+                                                           : "its code changed after " + record->file + " was measured") +
+                           "; run make measure CHAPTER=" + fm.id;
         if (book.strict) diagnostics.error(file, 1, what + " (--strict)");
         else diagnostics.warning(file, 1, what);
     }

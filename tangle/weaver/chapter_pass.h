@@ -49,6 +49,7 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book, Dia
 
 // Is the chapter's record older than its code? Compares the record's sources_sha256 with the hash
 // of the files the manifest lists for it (or, without a manifest, the files the record lists).
+// A record without a sources_sha256 is stale: nothing shows which code its numbers measured.
 bool is_stale(const Chapter& chapter, const Record& record, const BookContext& book);
 
 }  // namespace weave

@@ -4,6 +4,7 @@
 //         [--gpu SLUG] [--symbols book/symbols.json] [--out build/book/woven] [--strict] [--measured-now]
 //
 // Exit status: 0 woven (warnings may be printed), 2 errors (nothing written), 1 a bad command line.
+#include <exception>
 #include <iostream>
 #include <string>
 
@@ -27,7 +28,7 @@ int main(int argc, char** argv) {
                   arg == "--symbols" || arg == "--out") && (value = next())) {
             if (arg == "--root") options.root = value;
             else if (arg == "--book") options.book = value;
-            else if (arg == "--measurements") options.measurements = value;
+            else if (arg == "--measurements") options.measurements = value, options.measurements_named = true;
             else if (arg == "--gpu") options.gpu = value;
             else if (arg == "--symbols") options.symbols = value;
             else options.out = value;
@@ -37,7 +38,16 @@ int main(int argc, char** argv) {
         }
     }
     weave::Diagnostics diagnostics;
-    int status = weave::run(options, diagnostics);
+    int status = 2;
+    try {
+        status = weave::run(options, diagnostics);
+    } catch (const std::exception& e) {  // a check the passes lack: never an abort without a file
+        diagnostics.print(std::cerr);
+        std::cerr << "weave: error: the input stopped the weaver (" << e.what() << "); nothing written.\n"
+                     "weave: the errors above, if any, may be the cause; otherwise this is a bug in the weaver:\n"
+                     "weave: report it with the chapter or record last changed\n";
+        return 2;
+    }
     diagnostics.print(std::cerr);
     if (status == 0) std::cerr << "weave: wrote " << options.out.string() << "\n";
     else std::cerr << "weave: " << diagnostics.errors().size() << " error(s); nothing written\n";

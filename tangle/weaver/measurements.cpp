@@ -1,6 +1,7 @@
 #include "measurements.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -92,6 +93,13 @@ Machine read_machine(const nlohmann::json& j, const std::string& shown, Diagnost
     return m;
 }
 
+// A number of samples: a whole number from 0 to a billion (10 and 10.0 both are).
+bool is_count(const nlohmann::json& n) {
+    if (!n.is_number()) return false;
+    double d = n.get<double>();
+    return d >= 0 && d <= 1e9 && d == std::floor(d);
+}
+
 bool holds_records(const fs::path& folder) {
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(folder, ec))
@@ -102,26 +110,51 @@ bool holds_records(const fs::path& folder) {
 }  // namespace
 
 std::optional<Quantity> read_quantity(const nlohmann::json& value, std::string& error) {
+    // Every field is checked for its type before it is read: a record is input, and a string
+    // where a number belongs must be an error naming the key, never an exception.
+    auto fail = [&](std::string why) -> std::optional<Quantity> {
+        error = std::move(why) + "; make measure writes records: run it again for this chapter, or git checkout the file";
+        return std::nullopt;
+    };
     Quantity q;
-    if (value.is_number()) {
-        q.median = q.min = q.max = value.get<double>();
-        return q;
-    }
+    if (value.is_number())  // its unit would be a guess, and a wrong one gives unrelated unit errors later
+        return fail("is a bare number (" + value.dump() + "): a quantity names its unit, {\"median\": " + value.dump() +
+                    ", \"unit\": \"s\"} (or \"B\", \"B/s\", \"\" for a plain count, ...)");
     if (!value.is_object() || !value.contains("median") || !value["median"].is_number()) {
-        error = "needs a numeric \"median\"";
+        error = "needs a numeric \"median\"" +
+                (value.is_object() && value.contains("median") ? " (it is " + value["median"].dump() + ")" : std::string()) +
+                "; make measure writes records: run it again for this chapter, or git checkout the file";
         return std::nullopt;
     }
-    auto unit = parse_unit(value.value("unit", std::string()));
+    for (const char* key : {"min", "max"})
+        if (value.contains(key) && !value[key].is_number())
+            return fail(std::string("has a \"") + key + "\" that is not a number (" + value[key].dump() + ")");
+    if (value.contains("min") != value.contains("max"))
+        return fail(std::string("has a \"") + (value.contains("min") ? "min" : "max") + "\" without a \"" +
+                    (value.contains("min") ? "max" : "min") + "\": a range is both or neither");
+    if (value.contains("n") && !is_count(value["n"]))
+        return fail("has an \"n\" that is not a count of samples (" + value["n"].dump() + ")");
+    if (value.contains("unit") && !value["unit"].is_string())
+        return fail("has a \"unit\" that is not a string (" + value["unit"].dump() + "), such as \"s\" or \"B/s\"");
+    const std::string unit_text = value.value("unit", std::string());
+    auto unit = parse_unit(unit_text);
     if (!unit) {
-        error = "has the unit \"" + value.value("unit", std::string()) + "\", which the weaver does not know";
+        error = "has the unit \"" + unit_text + "\", which the weaver does not know";
         return std::nullopt;
     }
+    const double median = value["median"].get<double>();
+    q.has_range = value.contains("min");
+    const double min = q.has_range ? value["min"].get<double>() : median;
+    const double max = q.has_range ? value["max"].get<double>() : median;
+    if (median < 0) return fail("has a negative median (" + value["median"].dump() + "), which no time, rate or count can have");
+    if (median < min || median > max)
+        return fail("has its median " + value["median"].dump() + " outside its range [" + value["min"].dump() + ", " +
+                    value["max"].dump() + "]: the record contradicts itself");
     q.unit = unit->unit;
-    q.median = value["median"].get<double>() * unit->scale;
-    q.has_range = value.contains("min") && value["min"].is_number() && value.contains("max") && value["max"].is_number();
-    q.min = q.has_range ? value["min"].get<double>() * unit->scale : q.median;
-    q.max = q.has_range ? value["max"].get<double>() * unit->scale : q.median;
-    q.n = value.value("n", 0);
+    q.median = median * unit->scale;
+    q.min = min * unit->scale;
+    q.max = max * unit->scale;
+    q.n = value.contains("n") ? static_cast<int>(value["n"].get<double>()) : 0;
     return q;
 }
 
@@ -166,17 +199,28 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
     std::sort(files.begin(), files.end());
     for (const auto& path : files) {
         std::string shown = (fs::path(store.folder) / path.filename()).string();
+        // A file that is not JSON, or holds a quantity that is wrong, is refused whole: its errors
+        // are said, and nothing is looked up in it (so nothing is said again for each use).
+        const size_t errors_before = diagnostics.errors().size();
+        auto refused = [&] { return diagnostics.errors().size() > errors_before; };
         auto j = read_json(path, shown, diagnostics);
-        if (!j) continue;
-        if (path.stem() == "machine") {
-            store.machine = read_machine(*j, shown, diagnostics);
+        std::optional<Machine> machine;
+        std::optional<Record> r;
+        if (j && path.stem() == "machine") machine = read_machine(*j, shown, diagnostics);
+        else if (j) r = read_record(*j, shown, diagnostics);
+        if (!j || refused()) {
+            store.unreadable.push_back(shown);
+            if (path.stem() == "machine") store.machine_unreadable = true;
             continue;
         }
-        Record r = read_record(*j, shown, diagnostics);
-        if (r.chapter != path.stem().string())
-            diagnostics.error(shown, 0, "says it is chapter \"" + r.chapter + "\" but is named " +
+        if (machine) {
+            store.machine = std::move(*machine);
+            continue;
+        }
+        if (r->chapter != path.stem().string())
+            diagnostics.error(shown, 0, "says it is chapter \"" + r->chapter + "\" but is named " +
                                             path.filename().string() + ": records are named <chapter id>.json");
-        store.records[path.stem().string()] = std::move(r);
+        store.records[path.stem().string()] = std::move(*r);
     }
     return store;
 }

@@ -45,6 +45,11 @@ struct MeasurementStore {
     std::string slug;
     std::optional<Machine> machine;
     std::map<std::string, Record> records;  // by chapter id
+    // The files there that could not be read, or held a wrong quantity (each already an error):
+    // they are left out whole, and what depends on them is not reported again: one corrupt
+    // machine.json is one error, not one per value it would have given.
+    std::vector<std::string> unreadable;
+    bool machine_unreadable = false;  // machine.json is there but could not be read
 
     const Record* record(const std::string& chapter_id) const;
 };
@@ -56,7 +61,8 @@ struct MeasurementStore {
 MeasurementStore load_measurements(const std::filesystem::path& root, const std::filesystem::path& folder,
                                    const std::string& gpu_slug, Diagnostics& diagnostics);
 
-// Reads one quantity: {"median": ..., "min": ..., "max": ..., "n": ..., "unit": "s"} or a number.
+// Reads one quantity: {"median": ..., "min": ..., "max": ..., "n": ..., "unit": "s"}. A bare number,
+// a field of the wrong type, a negative median or one outside [min, max] is an error (in `error`).
 std::optional<Quantity> read_quantity(const nlohmann::json& value, std::string& error);
 
 }  // namespace weave

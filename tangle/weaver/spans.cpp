@@ -10,6 +10,7 @@ namespace {
 
 struct Attributes {
     bool value = false;  // has the class .m
+    bool misspelt = false;  // has the class .M: a typo Pandoc would render as the raw expression
     std::string fmt;
     int digits = 3;
     std::string error;
@@ -43,6 +44,7 @@ Attributes read_attributes(const std::string& text) {
         }
         std::string token = text.substr(i, end == std::string::npos ? std::string::npos : end - i);
         if (token == ".m") a.value = true;
+        if (token == ".M") a.misspelt = true;
         i = end == std::string::npos ? text.size() : end;
     }
     return a;
@@ -118,6 +120,9 @@ std::string weave_inline(const std::string& line, int first_line, InlineContext&
                                    ? line.find('}', close + 1) : std::string::npos;
             if (brace_end != std::string::npos) {
                 Attributes a = read_attributes(line.substr(close + 2, brace_end - close - 2));
+                if (a.misspelt && !a.value)
+                    error("[" + line.substr(i + 1, close - i - 1) + "]{.M}: a value's class is .m, lower case; "
+                          "as written the expression would be printed as it stands");
                 if (a.value) {
                     std::string text = line.substr(i + 1, close - i - 1), problem = a.error;
                     std::string span;

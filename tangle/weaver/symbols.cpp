@@ -26,12 +26,20 @@ SymbolTable SymbolTable::read(const std::filesystem::path& path, const std::stri
         diagnostics.error(shown, 0, "needs a \"symbols\" array");
         return table;
     }
+    int number = 0;
     for (const auto& entry : j["symbols"]) {
+        ++number;
+        if (!entry.is_object()) {
+            diagnostics.error(shown, 0, "symbol number " + std::to_string(number) + " is not an object: write it as "
+                                        "{\"symbol\": ..., \"latex\": ..., \"meaning\": ..., \"unit\": ..., \"source\": ...}");
+            continue;
+        }
         SymbolDef s;
         for (auto [field, target] : {std::pair{"symbol", &s.name}, {"latex", &s.latex}, {"meaning", &s.meaning},
                                      {"unit", &s.unit}, {"source", &s.source}}) {
             if (entry.contains(field) && entry[field].is_string()) *target = entry[field].get<std::string>();
-            else diagnostics.error(shown, 0, "symbol " + entry.value("symbol", std::string("?")) + " needs a string \"" + field + "\"");
+            else diagnostics.error(shown, 0, "symbol " + (s.name.empty() ? "number " + std::to_string(number) : s.name) +
+                                                 " needs a string \"" + field + "\"");
         }
         std::string error;
         if (!parse_unit(s.unit)) diagnostics.error(shown, 0, "symbol " + s.name + ": unknown unit \"" + s.unit + "\"");

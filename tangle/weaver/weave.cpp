@@ -6,6 +6,7 @@
 #include "output.h"
 #include "reports.h"
 #include "roofline_figure.h"
+#include "utf8.h"
 
 namespace weave {
 namespace fs = std::filesystem;
@@ -20,6 +21,7 @@ std::optional<std::vector<std::string>> read_lines(const fs::path& path) {
     std::string line;
     while (std::getline(in, line)) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (lines.empty() && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);  // a byte-order mark: no part of the text
         lines.push_back(line);
     }
     return lines;
@@ -34,7 +36,10 @@ std::vector<Chapter> read_chapters(const Options& o, Diagnostics& diagnostics) {
         return chapters;
     }
     std::map<std::string, int> id_line;
+    std::vector<std::string> paths = *list;
+    check_utf8_lines(paths, o.book.string(), diagnostics);
     for (size_t i = 0; i < list->size(); ++i) {
+        if (paths[i] != (*list)[i]) continue;  // not UTF-8: said above, and no file has the repaired name
         std::string path = (*list)[i];
         path = path.substr(0, path.find('#'));
         while (!path.empty() && std::isspace(static_cast<unsigned char>(path.back()))) path.pop_back();
@@ -44,6 +49,7 @@ std::vector<Chapter> read_chapters(const Options& o, Diagnostics& diagnostics) {
             diagnostics.error(o.book.string(), static_cast<int>(i) + 1, path + " does not exist: write it, or remove this line");
             continue;
         }
+        check_utf8_lines(*lines, path, diagnostics);  // before the front matter: a title is a line too
         Chapter c{path, fs::path(path).stem().string(), *lines, {}};
         c.fm = read_front_matter(c.lines, path, diagnostics);
         if (c.fm.id.empty()) diagnostics.error(path, 1, "the front matter needs an id: (id: \"3.1\")");
@@ -97,9 +103,13 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o, D
             diagnostics.error(record.file, 0, "is a record for chapter \"" + id + "\", but no chapter in " + o.book.string() +
                                                   " has that id: remove the record or fix the chapter's id");
     mark_stale_records(store, book);
-    if (store.folder.empty())
+    std::error_code ec;
+    if (o.measurements_named && !fs::is_directory(under(o.root, o.measurements), ec))
+        diagnostics.error(o.measurements.string(), 0, "is not a folder of measurement records: check the --measurements "
+                                                      "path (book/measurements, or one GPU's folder in it)");
+    else if (store.folder.empty())
         diagnostics.warning(o.measurements.string(), 0, "holds no measurement records: every value renders as 'not yet measured'");
-    if (!store.folder.empty() && !store.machine)
+    if (!store.folder.empty() && !store.machine && !store.machine_unreadable)
         diagnostics.warning(store.folder, 0, "has no machine.json: the ceilings and device properties are not yet measured");
 
     std::vector<WovenChapter> woven;

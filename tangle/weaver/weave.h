@@ -23,6 +23,7 @@ struct Options {
     std::string gpu;            // the GPU's slug, when the folder holds several
     bool strict = false;        // stale chapters, broken claims and unmeasured values are errors
     bool measured_now = false;  // the records were written by this very build
+    bool measurements_named = false;  // --measurements was given: the folder must then exist
 };
 
 // Everything the weaver would write (file name -> content), or nothing when there were errors.

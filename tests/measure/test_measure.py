@@ -91,6 +91,22 @@ class ParseBenchmark(unittest.TestCase):
         with self.assertRaisesRegex(measure.MeasureError, 'result key a/b'):
             measure.parse_benchmark_json({'benchmarks': [run('a/b', 0, 1.0), second]}, 'x.json')
 
+    def test_nan_and_infinite_counters_are_refused_by_name(self):
+        # Google Benchmark writes a counter divided by zero as a bare NaN or Infinity literal.
+        text = json.dumps({'benchmarks': [run('a/b', 0, 1.0, bandwidth=5.0), run('a/b', 1, 1.0)]})
+        for literal in ('NaN', 'Infinity', '-Infinity'):
+            with self.subTest(literal):
+                data = json.loads(text.replace('5.0', literal))
+                with self.assertRaisesRegex(measure.MeasureError,
+                                            rf'x.json: benchmark a/b: the counter bandwidth is {literal}, '
+                                            'not a finite number.*Nothing of this chapter was written'):
+                    measure.parse_benchmark_json(data, 'x.json')
+
+    def test_an_infinite_time_is_refused(self):
+        data = json.loads(json.dumps({'benchmarks': [run('a/b', 0, 7.0)]}).replace('7.0', 'Infinity'))
+        with self.assertRaisesRegex(measure.MeasureError, 'benchmark a/b: the counter real_time is Infinity'):
+            measure.parse_benchmark_json(data, 'x.json')
+
     def test_not_benchmark_json(self):
         with self.assertRaisesRegex(measure.MeasureError, 'x.json: not Google Benchmark JSON'):
             measure.parse_benchmark_json({'testsuites': []}, 'x.json')
@@ -161,6 +177,13 @@ class Chapters(unittest.TestCase):
     def test_one_by_id_or_path(self):
         self.assertEqual(measure.select_chapters(self.root, 'A')[0][0], 'chapters/A-bench.md')
         self.assertEqual(measure.select_chapters(self.root, 'chapters/3.1-r.md')[0][1]['id'], '3.1')
+
+    def test_a_byte_order_mark_is_ignored(self):
+        chapter = self.root / 'chapters' / '3.1-r.md'
+        chapter.write_bytes(b'\xef\xbb\xbf' + chapter.read_bytes())
+        list_path = self.root / 'book' / 'chapters.txt'
+        list_path.write_bytes(b'\xef\xbb\xbf' + list_path.read_bytes())
+        self.assertEqual([front['id'] for _, front in measure.select_chapters(self.root)], ['3.1', 'A'])
 
     def test_unknown_chapter(self):
         with self.assertRaisesRegex(measure.MeasureError, 'chapters.txt: no chapter has id or path "9"'):
@@ -315,6 +338,15 @@ class AtomicWrite(unittest.TestCase):
             self.assertEqual(json.loads(target.read_text()), {'old': True})
             self.assertEqual(os.listdir(folder), ['A.json'])
 
+    def test_a_nan_is_never_written(self):
+        with tempfile.TemporaryDirectory() as folder:
+            target = Path(folder) / 'A.json'
+            measure.write_json_atomic(target, {'old': True})
+            with self.assertRaisesRegex(measure.MeasureError, 'A.json: not written: .*NaN'):
+                measure.write_json_atomic(target, {'results': {'median': float('nan')}})
+            self.assertEqual(json.loads(target.read_text()), {'old': True})
+            self.assertEqual(os.listdir(folder), ['A.json'])
+
 
 class Main(unittest.TestCase):
     def test_missing_build_folder_is_a_clear_error(self):
@@ -359,7 +391,7 @@ sys.exit(%d)
 class EndToEnd(unittest.TestCase):
     """measure.main over a fake book and fake binaries that write the JSON the real ones do."""
 
-    def make_book(self, folder, failing_test=False):
+    def make_book(self, folder, failing_test=False, nan_counter=False, without=None):
         root = Path(folder) / 'book-root'
         (root / 'book').mkdir(parents=True)
         (root / 'chapters').mkdir()
@@ -375,11 +407,15 @@ class EndToEnd(unittest.TestCase):
                  'bench/loaded_latency/1024', 'bench/loaded_latency/65536',
                  'bench/fp32_fma_rate/16384', 'bench/bf16_tensor_rate/8192',
                  'bench/launch_latency/1', 'bench/launch_throughput/1000']
+        names = [n for n in names if n != without]
         runs = [dict(run(n + '/repeats:2/manual_time', r, 10.0 + r, bandwidth=1e12,
                          flop_rate=1e13, sm_clock_mhz=1980.0 - r, latency=5e-7,
                          bytes_in_flight_per_sm=float(n.rsplit('/', 1)[1])), family_index=i)
                 for i, n in enumerate(names) for r in range(2)]
-        for name, text in (('bench_test', FAKE_TEST % failing_test), ('bench_bench', FAKE_BENCH % runs)):
+        bench = FAKE_BENCH % runs
+        if nan_counter:  # the fake writes it as Google Benchmark does: a bare NaN literal
+            bench = bench.replace("'flop_rate': 10000000000000.0", "'flop_rate': float('nan')", 1)
+        for name, text in (('bench_test', FAKE_TEST % failing_test), ('bench_bench', bench)):
             (build / name).write_text(text.replace('#!/usr/bin/env python3', '#!' + sys.executable))
             (build / name).chmod(0o755)
         return root, build
@@ -455,6 +491,47 @@ class EndToEnd(unittest.TestCase):
             code = measure.main(['--root', str(root), '--build', str(build), '--out', str(out)])
             self.assertEqual(code, 1)
             self.assertFalse(out.exists())
+    def test_a_nan_counter_stops_before_any_record(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root, build = self.make_book(folder, nan_counter=True)
+            out = Path(folder) / 'out'
+            with mock.patch('sys.stderr') as stderr:
+                code = measure.main(['--root', str(root), '--build', str(build), '--out', str(out)])
+            self.assertEqual(code, 1)
+            said = ''.join(call.args[0] for call in stderr.write.call_args_list)
+            self.assertIn('benchmark bench/copy_bandwidth/2147483648/repeats:2/manual_time: '
+                          'the counter flop_rate is NaN', said)
+            self.assertFalse(out.exists())
+
+    # Records are written as a set: a run that fails anywhere leaves every old record as it was.
+    def test_a_missing_ceiling_leaves_both_old_records(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root, build = self.make_book(folder, without='bench/fp32_fma_rate/16384')
+            out = Path(folder) / 'out'
+            for name in ('A.json', 'machine.json'):
+                measure.write_json_atomic(out / 'nvidia-h200' / name, {'old': True})
+            with mock.patch('sys.stderr') as stderr:
+                code = measure.main(['--root', str(root), '--build', str(build), '--out', str(out)])
+            self.assertEqual(code, 1)
+            said = ''.join(call.args[0] for call in stderr.write.call_args_list)
+            self.assertIn('expected one result for bench/fp32_fma_rate', said)
+            for name in ('A.json', 'machine.json'):
+                self.assertEqual(json.loads((out / 'nvidia-h200' / name).read_text()), {'old': True})
+            self.assertEqual(sorted(os.listdir(out / 'nvidia-h200')), ['A.json', 'machine.json'])
+
+    def test_a_later_chapter_failing_writes_no_record_of_the_run(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root, build = self.make_book(folder)
+            (root / 'book' / 'chapters.txt').write_text('chapters/A-bench.md\nchapters/B-other.md\n')
+            (root / 'chapters' / 'B-other.md').write_text('---\nid: "B"\ntitle: "Other"\nsrc: other\n---\n')
+            out = Path(folder) / 'out'
+            with mock.patch('sys.stderr') as stderr:
+                code = measure.main(['--root', str(root), '--build', str(build), '--out', str(out)])
+            self.assertEqual(code, 1)
+            said = ''.join(call.args[0] for call in stderr.write.call_args_list)
+            self.assertIn('neither other_test nor other_bench', said)
+            self.assertFalse(out.exists())
+
 
 if __name__ == '__main__':
     unittest.main()

@@ -171,5 +171,35 @@ TEST(OutsideSrc, SymbolicLinkOutOfSrcIsRefused) {
   EXPECT_FALSE(book.exists("outside/a.cpp"));
 }
 
+// A byte-order mark before the front matter is no part of the chapter: the front matter still counts.
+TEST(ByteOrderMark, IsIgnoredAndTheFrontMatterCounts) {
+  TestBook book;
+  book.list({"chapters/a.md"});
+  book.write("chapters/a.md", "\xEF\xBB\xBF" + kA);
+  RunResult good = book.tangle();
+  EXPECT_EQ(good.status, 0) << good.err;
+  EXPECT_TRUE(book.exists("src/a/one.cpp"));
+  book.write("chapters/a.md", "\xEF\xBB\xBF---\nsrc: a\n---\n```{.cpp file=src/b/x.cpp}\nint x;\n```\n");
+  RunResult bad = book.tangle();
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("outside this chapter's folder src/a/"), std::string::npos) << bad.err;
+}
+
+// The link is found before anything is written: not src/a/ok.cpp first, then the refusal.
+TEST(OutsideSrc, SymbolicLinkRefusesTheRunBeforeAnyFileIsWritten) {
+  TestBook book;
+  book.list({"chapters/a.md"});
+  book.write("chapters/a.md", "```{.cpp file=src/a/ok.cpp}\nint ok;\n```\n\n```{.cpp file=src/b/a.cpp}\nint a;\n```\n");
+  fs::create_directories(book.root() / "outside");
+  fs::create_directories(book.root() / "src");
+  fs::create_directory_symlink(book.root() / "outside", book.root() / "src/b");
+  RunResult result = book.tangle();
+  EXPECT_EQ(result.status, 2);
+  EXPECT_NE(result.err.find("src/b/a.cpp resolves outside"), std::string::npos) << result.err;
+  EXPECT_FALSE(book.exists("src/a/ok.cpp"));
+  EXPECT_FALSE(book.exists("outside/a.cpp"));
+  EXPECT_FALSE(book.exists("src/.tangle-manifest"));
+}
+
 }  // namespace
 }  // namespace tangle

@@ -42,10 +42,14 @@ void FixtureBook::replace(const std::string& path, const std::string& from, cons
 }
 
 FixtureBook::Run FixtureBook::weave(bool strict) const {
+    return weave_with([&](Options& options) { options.strict = strict; });
+}
+
+FixtureBook::Run FixtureBook::weave_with(const std::function<void(Options&)>& adjust) const {
     Options options;
     options.root = root_;
     options.out = "build/book/woven";
-    options.strict = strict;
+    adjust(options);
     Run run;
     run.status = weave::run(options, run.diagnostics);
     std::ostringstream printed;

@@ -2,6 +2,7 @@
 // break one input, run the weaver over it and look at what it printed and wrote.
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -29,6 +30,8 @@ public:
         std::string printed;  // what weave prints: file:line: ...
     };
     Run weave(bool strict = false) const;
+    // The same with options set as the command line would (root and out are the fixture's).
+    Run weave_with(const std::function<void(Options&)>& adjust) const;
     // Every file under the output folder, name -> content: to show a failed run left it intact.
     std::map<std::string, std::string> outputs() const;
 
