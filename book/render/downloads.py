@@ -43,20 +43,32 @@ def chapter_files(src_dir, chapter):
             harness_own = folder != chapter['src'] and HARNESS_OWN.search(name)
             if os.path.isfile(path) and not harness_own:
                 files.append(('%s/%s' % (folder, name), path))
-    check_includes(chapter, files)
-    return files
+    return add_included(src_dir, chapter, files)
 
 
-def check_includes(chapter, files):
-    """Every quoted #include of a packed file must be packed too, or the reader's build fails."""
+def add_included(src_dir, chapter, files):
+    """Adds, transitively, every file of another chapter's folder that a packed file includes by a
+    quoted path (chapter 1.4 reuses 3.3's fusion/fusion_graph.cuh). An included path that names no
+    file under src/ would break the reader's build: it is an error naming the chapter and both files."""
+    files = list(files)
     packed = {rel for rel, _ in files}
-    for rel, path in files:
+    queue = list(files)
+    while queue:
+        rel, path = queue.pop()
         for included in INCLUDE.findall(read_bytes(path)):
             name = included.decode('utf-8', 'replace')
-            if '/' in name and name.split('/')[0] in {HARNESS, chapter['src']} and name not in packed:
-                raise DownloadError('chapter %s: its download would lack src/%s, which src/%s includes; '
-                                    'fix book/render/downloads.py\'s selection' % (chapter['id'], name, rel))
-
+            if '/' not in name or name in packed:
+                continue
+            target = os.path.join(src_dir, name)
+            if not os.path.isfile(target):
+                if name.split('/')[0] in {HARNESS, chapter['src']} or os.path.isdir(os.path.dirname(target)):
+                    raise DownloadError('chapter %s: its download would lack src/%s, which src/%s includes; '
+                                        'fix book/render/downloads.py\'s selection' % (chapter['id'], name, rel))
+                continue  # a library's header (cub/..., gtest/...): not ours to pack
+            packed.add(name)
+            files.append((name, target))
+            queue.append((name, target))
+    return sorted(files)
 
 def cmake_lists(chapter, folders):
     text = read_bytes(CMAKE_TEMPLATE).decode()

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """book/render/downloads.py: a chapter's download packs the harness headers its code includes
 (gpu_test.cuh among them), leaves out the harness's own tests and benchmarks, and refuses to make
-a download whose quoted includes it does not pack."""
+a download whose quoted includes name no file; another chapter's header that a chapter includes
+goes in with it."""
 import os
 import shutil
 import sys
@@ -34,12 +35,22 @@ class ChapterFiles(unittest.TestCase):
         packed = [rel for rel, _ in downloads.chapter_files(self.src, self.chapter)]
         self.assertEqual(packed, ['bench/check.cuh', 'bench/gpu_test.cuh', 'waves/waves_test.cu'])
 
-    def test_an_include_it_would_not_pack_is_an_error(self):
-        self.write('waves/waves.cu', '#include "bench/ceilings_bench.cu"\n')
+    def test_an_include_that_names_no_file_is_an_error(self):
+        self.write('waves/waves.cu', '#include "bench/no_such.cuh"\n')
         with self.assertRaises(downloads.DownloadError) as caught:
             downloads.chapter_files(self.src, self.chapter)
         self.assertIn('chapter 1.2', str(caught.exception))
-        self.assertIn('src/bench/ceilings_bench.cu', str(caught.exception))
+        self.assertIn('src/bench/no_such.cuh', str(caught.exception))
+
+    def test_another_chapters_header_goes_in_with_what_it_includes(self):
+        self.write('fusion/fusion_graph.cuh', '#include "fusion/fusion_util.cuh"\n')
+        self.write('fusion/fusion_util.cuh', '#include <cuda_runtime.h>\n')
+        self.write('fusion/fusion_bench.cu', 'int main() {}\n')
+        self.write('waves/waves.cu', '#include "fusion/fusion_graph.cuh"\n#include "cub/cub.cuh"\n')
+        packed = [rel for rel, _ in downloads.chapter_files(self.src, self.chapter)]
+        self.assertIn('fusion/fusion_graph.cuh', packed)
+        self.assertIn('fusion/fusion_util.cuh', packed)
+        self.assertNotIn('fusion/fusion_bench.cu', packed)
 
 
 if __name__ == '__main__':
