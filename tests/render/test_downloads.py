@@ -53,5 +53,27 @@ class ChapterFiles(unittest.TestCase):
         self.assertNotIn('fusion/fusion_bench.cu', packed)
 
 
+
+class PackDownloads(unittest.TestCase):
+    """book/render/pack_downloads.py packs the real book's archives outside `make book`, for
+    .ci/device-downloads; an id naming no chapter with code is a usage error (exit 2)."""
+
+    def run_script(self, *args):
+        import subprocess
+        script = os.path.join(os.path.dirname(os.path.dirname(HERE)), 'book', 'render', 'pack_downloads.py')
+        return subprocess.run([sys.executable, script, *args], capture_output=True, text=True)
+
+    def test_packs_a_chapter_of_the_book(self):
+        out = tempfile.mkdtemp(prefix='pack-downloads-test.')
+        self.addCleanup(shutil.rmtree, out)
+        done = self.run_script(out, 'A')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(os.listdir(out), ['A-bench.tar.gz'])
+
+    def test_an_unknown_id_is_refused(self):
+        done = self.run_script(tempfile.gettempdir(), '9.9')
+        self.assertEqual(done.returncode, 2)
+        self.assertIn('9.9', done.stderr)
+
 if __name__ == '__main__':
     unittest.main()
