@@ -91,8 +91,8 @@ inline Prediction predict(const Work& work, const Ceilings& c) {
                                                 {p.tensor, Resource::tensor},
                                                 {p.shared, Resource::shared},
                                                 {p.latency, Resource::latency}};
-  const auto* largest = std::max_element(std::begin(bounds), std::end(bounds),
-                                         [](const auto& a, const auto& b) { return a.first < b.first; });
+  const auto by_time = [](const auto& a, const auto& b) { return a.first < b.first; };
+  const auto* largest = std::max_element(std::begin(bounds), std::end(bounds), by_time);
   p.time = largest->first;
   p.binding = largest->second;
   return p;
