@@ -24,6 +24,8 @@ HEADER_START = '"ID","Process ID"'
 TIME_UNITS = {'ns': 1e-9, 'nsecond': 1e-9, 'us': 1e-6, 'usecond': 1e-6, 'ms': 1e-3, 'msecond': 1e-3,
               's': 1.0, 'second': 1.0}
 PREFIXES = {'K': 1e3, 'M': 1e6, 'G': 1e9, 'T': 1e12}
+# Clocks: ncu writes 'hz' unscaled; a scaled 'MHz' or 'Ghz' is read right, whatever its case.
+FREQUENCY_UNITS = {'hz': 1.0, 'khz': 1e3, 'mhz': 1e6, 'ghz': 1e9}
 # FLOP per tensor-core "op" that sm__ops_path_tensor_* counts. ncu's documentation does not say
 # whether an op is a multiply-add or a FLOP: checked against 2MNK of the BF16 rung on the H200.
 TENSOR_FLOP_PER_OP = 1.0
@@ -53,6 +55,27 @@ SUMS = {
 }
 DURATION = 'gpu__time_duration.sum'
 OCCUPANCY = 'sm__warps_active.avg.pct_of_peak_sustained_active'  # a percentage: read as a fraction
+# The duration-weighted means: name -> (unit, metric). ncu's percentages of peak are recorded as
+# fractions (0 to 1, as to_number reads '%'); the clocks as Hz. "Speed of light" (sol_*): each
+# unit's throughput as a fraction of its sustained peak; pipe_*: a pipe's busy cycles (or issued
+# instructions) as a fraction of its peak, over the cycles the SM was active (chapter 4.2).
+MEANS = {
+    'achieved_occupancy': ('', OCCUPANCY),
+    'sol_sm': ('', 'sm__throughput.avg.pct_of_peak_sustained_elapsed'),
+    'sol_memory': ('', 'gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed'),
+    'sol_dram': ('', 'dram__throughput.avg.pct_of_peak_sustained_elapsed'),
+    'sol_l2': ('', 'lts__throughput.avg.pct_of_peak_sustained_elapsed'),
+    'sol_l1': ('', 'l1tex__throughput.avg.pct_of_peak_sustained_active'),
+    'pipe_tensor': ('', 'sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active'),
+    'pipe_fma': ('', 'sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active'),
+    'pipe_alu': ('', 'sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active'),
+    'pipe_lsu': ('', 'sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active'),
+    'pipe_shared': ('', 'sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_active'),
+    'pipe_xu': ('', 'sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active'),
+    'issue_active': ('', 'smsp__issue_active.avg.pct_of_peak_sustained_active'),
+    'sm_clock': ('Hz', 'sm__cycles_elapsed.avg.per_second'),
+    'dram_clock': ('Hz', 'dram__cycles_elapsed.avg.per_second'),
+}
 REGISTERS = 'launch__registers_per_thread'
 STALL = re.compile(r'smsp__average_warps_issue_stalled_(\w+)_per_issue_active\.ratio')
 
@@ -91,8 +114,7 @@ def feeds(metric):
     names = [name for name, (_, parts) in SUMS.items() if metric in parts]
     if metric == DURATION:
         names.append('profiled_kernels')
-    if metric == OCCUPANCY:
-        names.append('achieved_occupancy')
+    names += [name for name, (_, mean) in MEANS.items() if metric == mean]
     if metric == REGISTERS:
         names.append('registers_per_thread')
     stall = STALL.fullmatch(metric)
@@ -169,6 +191,8 @@ def to_number(text, unit, where):
         return value * TIME_UNITS[unit]
     if unit == '%':
         return value / 100
+    if unit.lower() in FREQUENCY_UNITS:
+        return value * FREQUENCY_UNITS[unit.lower()]
     if len(unit) > 1 and unit[0] in PREFIXES and unit[1].islower():
         return value * PREFIXES[unit[0]]
     return value
@@ -228,7 +252,8 @@ def quantity(value, unit):
 
 def combine(kernels, metrics, source):
     """The record's quantities from the kernels of one iteration and the metrics that were asked
-    for: sums for counts, duration-weighted means for occupancy and stalls, registers of the
+    for: sums for counts, duration-weighted means for occupancy, speed of light, pipes, clocks and
+    stalls, registers of the
     longest kernel. Quantities whose metrics were not all asked for are left out."""
     if not kernels:
         raise NcuError(f'{source}: ncu profiled no kernel: does the benchmark time with bench::time_gpu?')
@@ -248,10 +273,10 @@ def combine(kernels, metrics, source):
         durations = [k['metrics'][DURATION] for k in kernels]
         total = sum(durations)
         weights = [d / total for d in durations] if total > 0 else [1 / len(kernels)] * len(kernels)
-        means = [('achieved_occupancy', OCCUPANCY)] if OCCUPANCY in asked else []
-        means += [(f'stall_{STALL.fullmatch(m).group(1)}', m) for m in metrics if STALL.fullmatch(m)]
-        for name, metric in means:
-            result[name] = quantity(sum(w * k['metrics'][metric] for w, k in zip(weights, kernels)), '')
+        means = [(name, unit, metric) for name, (unit, metric) in MEANS.items() if metric in asked]
+        means += [(f'stall_{STALL.fullmatch(m).group(1)}', '', m) for m in metrics if STALL.fullmatch(m)]
+        for name, unit, metric in means:
+            result[name] = quantity(sum(w * k['metrics'][metric] for w, k in zip(weights, kernels)), unit)
         if REGISTERS in asked:
             longest = max(kernels, key=lambda k: k['metrics'][DURATION])
             result['registers_per_thread'] = quantity(longest['metrics'][REGISTERS], '')

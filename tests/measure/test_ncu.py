@@ -98,6 +98,74 @@ class ParseProbe(unittest.TestCase):
         self.assertEqual(both['shared_bank_conflicts']['unit'], '')
 
 
+# Speed-of-light metrics recorded from ncu 2025.3.1 on the H200 (fixtures/ncu/speed-of-light.csv:
+# a PyTorch program's kernels, kernel 1 a cuBLAS BF16 GEMM on the tensor cores). Two metrics of
+# that probe answered n/a and are left out of the book's set; the fixture keeps their rows.
+SOL = (FIXTURES / 'speed-of-light.csv').read_text(encoding='utf-8')
+NOT_AVAILABLE = ('sm__pipe_tensor_op_gmma_cycles_active', 'sm__pipe_xu_cycles_active')
+SOL_METRICS = [metric for _, metric in ncu.MEANS.values() if metric != ncu.OCCUPANCY]
+
+
+def sol_kernels(with_duration=1e-3):
+    """The fixture's kernels without the n/a rows; the probe recorded no durations, so each kernel
+    is given with_duration seconds (None: none)."""
+    text = '\n'.join(line for line in SOL.split('\n') if not any(m in line for m in NOT_AVAILABLE))
+    kernels = ncu.parse_metrics_csv(text, 'speed-of-light.csv')
+    if with_duration is not None:
+        for kernel in kernels:
+            kernel['metrics'][ncu.DURATION] = with_duration
+    return kernels
+
+
+class SpeedOfLight(unittest.TestCase):
+    def test_the_book_set_has_every_speed_of_light_metric(self):
+        metrics = ncu.read_metric_file(REPO / ncu.METRICS_FILE)
+        for metric in SOL_METRICS:
+            self.assertIn(metric, metrics)
+        fed = {q for m in metrics for q in ncu.feeds(m)}
+        self.assertTrue({'sol_sm', 'sol_dram', 'pipe_tensor', 'issue_active', 'sm_clock'} <= fed)
+        for unusable in NOT_AVAILABLE:
+            self.assertFalse(any(m.startswith(unusable) for m in metrics), unusable)
+
+    def test_percent_of_peak_is_a_fraction_and_the_clock_hertz(self):
+        gemm = sol_kernels()[1]
+        self.assertTrue(gemm['name'].startswith('nvjet_sm90'))
+        counters = ncu.combine([gemm], SOL_METRICS + [ncu.DURATION], 'speed-of-light.csv')
+        self.assertAlmostEqual(counters['pipe_tensor']['median'], 0.9496)
+        self.assertAlmostEqual(counters['sol_sm']['median'], 0.9045)
+        self.assertAlmostEqual(counters['sol_dram']['median'], 0.1287)
+        self.assertAlmostEqual(counters['issue_active']['median'], 0.1195)
+        self.assertAlmostEqual(counters['sm_clock']['median'], 1620039632.63)
+        self.assertEqual(counters['sm_clock']['unit'], 'Hz')
+        self.assertEqual(counters['sol_sm']['unit'], '')
+        # The GEMM's busiest unit is the tensor pipe; the elementwise kernel 3's is DRAM's path.
+        pipes = {q: v['median'] for q, v in counters.items() if q.startswith(('pipe_', 'sol_l'))}
+        self.assertEqual(max(pipes, key=pipes.get), 'pipe_tensor')
+        elementwise = ncu.combine([sol_kernels()[3]], SOL_METRICS + [ncu.DURATION], 'x')
+        self.assertAlmostEqual(elementwise['sol_dram']['median'], 0.8518)
+        self.assertGreater(elementwise['sol_dram']['median'], elementwise['sol_sm']['median'])
+
+    def test_means_are_weighted_by_duration(self):
+        kernels = sol_kernels()
+        kernels[1]['metrics'][ncu.DURATION] = 3e-3  # the GEMM three times as long as each other
+        both = ncu.combine(kernels[:2], SOL_METRICS + [ncu.DURATION], 'speed-of-light.csv')
+        self.assertAlmostEqual(both['pipe_tensor']['median'], (0.0131 + 3 * 0.9496) / 4)
+        self.assertAlmostEqual(both['sm_clock']['median'], (1959050476.68 + 3 * 1620039632.63) / 4,
+                               delta=1e-3)
+        without = ncu.combine(kernels[:2], SOL_METRICS, 'speed-of-light.csv')
+        self.assertNotIn('pipe_tensor', without)  # no durations asked for: no means
+
+    def test_scaled_clock_units(self):
+        self.assertEqual(ncu.to_number('1.5', 'GHz', 'x'), 1.5e9)
+        self.assertEqual(ncu.to_number('1,620', 'Mhz', 'x'), 1.62e9)
+        self.assertEqual(ncu.to_number('7', 'hz', 'x'), 7)
+
+    def test_the_metrics_that_answered_n_a_are_refused_by_name(self):
+        with self.assertRaisesRegex(ncu.NcuError, r'speed-of-light.csv:\d+: '
+                                                  r'sm__pipe_tensor_op_gmma_cycles_active.*"n/a" is not a number'):
+            ncu.parse_metrics_csv(SOL, 'speed-of-light.csv')
+
+
 class BadOutput(unittest.TestCase):
     def test_empty_output(self):
         with self.assertRaisesRegex(ncu.NcuError, r'probe.csv: no ncu CSV in the output'):

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """figures/plots/*.py (waves-staircase.py, launch-timeline.py, occupancy-littles-law.py,
-transpose-ladder.py, coalescing-traffic.py, reuse-working-set.py): each draws its SVG from a record
+transpose-ladder.py, coalescing-traffic.py, reuse-working-set.py, profile-speed-of-light.py): each draws its SVG from a record
 byte-identically, draws a 'not measured' panel when the record is absent (so the page's link is
 never broken), and exits 2 on a bad record."""
 import json
@@ -277,6 +277,37 @@ class ReuseWorkingSetTest(PlotTest, unittest.TestCase):
         done = self.draw('a')
         self.assertEqual(done.returncode, 2)
         self.assertIn('machine.json', done.stderr)
+
+
+def speed_of_light_record(drop=None):
+    """A synthetic chapter 4.2 record: the four profiled kernels with their fractions of peak."""
+    one = lambda v: {'median': v, 'min': v, 'max': v, 'n': 1, 'unit': ''}
+    units = ('sol_dram', 'sol_l2', 'sol_l1', 'sol_sm', 'pipe_tensor', 'issue_active')
+    keys = ('profile/reduce_v5@268435456', 'profile/transpose_conflicted@8192x8192',
+            'profile/mma_bf16@4096x4096x4096', 'profile/stream_latency@268435456')
+    results = {}
+    for k, key in enumerate(keys):
+        results[key] = {unit: one(0.1 + 0.8 * ((k + u) % 6) / 5) for u, unit in enumerate(units)}
+    if drop:
+        del results[keys[2]][drop]
+    return {'gpu': 'NVIDIA H200', 'date': '2026-11-30T12:00:00Z', 'results': results}
+
+
+class SpeedOfLightTest(PlotTest, unittest.TestCase):
+    SCRIPT, RECORD, SVG = 'profile-speed-of-light.py', '4.2.json', 'profile-speed-of-light.svg'
+
+    def test_draws_byte_identically(self):
+        self.write(speed_of_light_record())
+        self.assert_draws_byte_identically()
+
+    def test_without_a_record_says_not_measured(self):
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(b'not measured', self.svg('a'))
+
+    def test_a_kernel_without_its_counters_is_an_error(self):
+        self.write(speed_of_light_record(drop='pipe_tensor'))
+        self.assert_an_error('profile/mma_bf16@4096x4096x4096', 'pipe_tensor')
 
 
 if __name__ == '__main__':
