@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """figures/plots/*.py (waves-staircase.py, launch-timeline.py, occupancy-littles-law.py,
-transpose-ladder.py, coalescing-traffic.py, reuse-working-set.py, profile-speed-of-light.py): each draws its SVG from a record
+transpose-ladder.py, coalescing-traffic.py, reuse-working-set.py, profile-speed-of-light.py,
+histogram-ladder.py): each draws its SVG from a record
 byte-identically, draws a 'not measured' panel when the record is absent (so the page's link is
 never broken), and exits 2 on a bad record."""
 import json
@@ -309,6 +310,45 @@ class SpeedOfLightTest(PlotTest, unittest.TestCase):
         self.write(speed_of_light_record(drop='pipe_tensor'))
         self.assert_an_error('profile/mma_bf16@4096x4096x4096', 'pipe_tensor')
 
+
+def histogram_record():
+    """A synthetic chapter 4.4 record: the ladder and CUB on both inputs, the probe, the read stream."""
+    n = 268435456
+    one = lambda v, unit='': {'median': v, 'min': v, 'max': v, 'n': 1, 'unit': unit}
+    results = {'histogram/probe_shared_conflict_free@4096': {'atomics_per_second': one(4.0e12)},
+               'histogram/peer_read@%d' % n: {'bandwidth': one(4.1e12, 'B/s')}}
+    times = {'v1_global_atomics': 0.07, 'v2_shared_atomics': 3.7e-4, 'v3_vector_loads': 1.2e-4,
+             'v4_lane_private': 7.2e-5, 'peer_cub': 1.3e-4}
+    for rung, time in times.items():
+        for distinct in (256, 1):
+            entry = {'time': one(time, 's'), 'bandwidth': one(n / time, 'B/s')}
+            if rung != 'peer_cub':
+                entry['predicted_time'] = one(time * 0.95, 's')
+            results['histogram/%s@%dx%d' % (rung, n, distinct)] = entry
+    return {'gpu': 'NVIDIA H200', 'date': '2026-11-30T10:00:00Z', 'results': results}
+
+
+class HistogramLadderTest(PlotTest, unittest.TestCase):
+    SCRIPT, RECORD, SVG = 'histogram-ladder.py', '4.4.json', 'histogram-ladder.svg'
+
+    def test_draws_byte_identically(self):
+        self.write(histogram_record())
+        self.write({'ceilings': {'read_bandwidth': {'median': 4.52e12, 'unit': 'B/s'}}}, 'machine.json')
+        self.assert_draws_byte_identically()
+
+    def test_draws_without_machine_json(self):
+        self.write(histogram_record())
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 0, done.stderr)
+
+    def test_a_record_without_the_ladder_is_an_error(self):
+        self.write({'results': {'histogram/peer_read@268435456': {}}})
+        self.assert_an_error()
+
+    def test_without_the_record_says_not_measured(self):
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(b'not measured', self.svg('a'))
 
 if __name__ == '__main__':
     unittest.main()
