@@ -89,15 +89,17 @@ __global__ void __launch_bounds__(kV3RowsPerBlock * kWarp)
     const float4* row4 = reinterpret_cast<const float4*>(row);
     const float4* x4 = reinterpret_cast<const float4*>(x);
     const int n4 = n / 4;
-    int j = lane;
-    for (; j + (kV3Unroll - 1) * kWarp < n4; j += kV3Unroll * kWarp) {
+    // The unrolled loop's bound is the same for every lane (base, not base + lane), so the warp
+    // leaves it together: every request it issues is a whole 512 bytes, as the model counts.
+    int base = 0;
+    for (; base + kV3Unroll * kWarp <= n4; base += kV3Unroll * kWarp) {
       float4 av[kV3Unroll];
 #pragma unroll
-      for (int u = 0; u < kV3Unroll; ++u) av[u] = __ldcs(row4 + j + u * kWarp);  // all four in flight
+      for (int u = 0; u < kV3Unroll; ++u) av[u] = __ldcs(row4 + base + lane + u * kWarp);  // all in flight
 #pragma unroll
-      for (int u = 0; u < kV3Unroll; ++u) sum = dot4(av[u], x4[j + u * kWarp], sum);
+      for (int u = 0; u < kV3Unroll; ++u) sum = dot4(av[u], x4[base + lane + u * kWarp], sum);
     }
-    for (; j < n4; j += kWarp) sum = dot4(__ldcs(row4 + j), x4[j], sum);
+    for (int j = base + lane; j < n4; j += kWarp) sum = dot4(__ldcs(row4 + j), x4[j], sum);
   } else {
     for (int j = lane; j < n; j += kWarp) sum = fmaf(row[j], x[j], sum);
   }
@@ -106,7 +108,7 @@ __global__ void __launch_bounds__(kV3RowsPerBlock * kWarp)
 }
 #line 421 "chapters/4.1-method.md"
 
-#line 523 "chapters/4.1-method.md"
+#line 525 "chapters/4.1-method.md"
 // One handle for the process: creating one costs far more than a GEMV.
 cublasHandle_t cublas_handle() {
   static cublasHandle_t handle = [] {
@@ -120,7 +122,7 @@ cublasHandle_t cublas_handle() {
 
 }  // namespace
 
-#line 535 "chapters/4.1-method.md"
+#line 537 "chapters/4.1-method.md"
 void gemv_v1_thread_per_row(const Gemv& g, cudaStream_t stream) {
   check(g, "gemv_v1_thread_per_row");
   const int blocks = (g.m + kV1Threads - 1) / kV1Threads;
