@@ -292,6 +292,11 @@ TEST(Book, ANamedFigureBorrowsOtherChaptersKernels) {
     row = row.substr(0, row.find('\n'));
     EXPECT_TRUE(contains(row, "| 4 MiB | 2 MiB | 0.500× | 8 MiB | 16 MiB |")) << row;  // 2^21 counted over 2^22
     EXPECT_TRUE(contains(beta.substr(table), "| 2 | 1 `v2_fast` | 4 MiB | – | – | – | – |")) << beta.substr(table);  // no counts
+    // Beta's box lists its own result only, not the two it borrowed.
+    std::string box = beta.substr(beta.find("::: {.hwbox}"));
+    box = box.substr(0, box.find("\n:::\n"));
+    EXPECT_TRUE(contains(box, "`beta/v1@4096x4096`")) << box;
+    EXPECT_FALSE(contains(box, "alpha/")) << box;
     // Alpha's own page is as before: no bytes table on a chapter's own figure.
     EXPECT_FALSE(contains(out["1-alpha.md"], "roofline-bytes"));
 }
