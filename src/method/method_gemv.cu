@@ -62,7 +62,7 @@ __global__ void gemv_v2_kernel(const float* __restrict__ a, const float* __restr
 }
 #line 522 "chapters/4.1-method.md"
 
-#line 688 "chapters/4.1-method.md"
+#line 689 "chapters/4.1-method.md"
 constexpr int kV3RowsPerBlock = 8;  // 8 warps, 256 threads per block
 constexpr int kV3Unroll = 4;        // float4 loads of A each lane issues before it uses any
 
@@ -108,7 +108,7 @@ __global__ void __launch_bounds__(kV3RowsPerBlock * kWarp)
 }
 #line 524 "chapters/4.1-method.md"
 
-#line 736 "chapters/4.1-method.md"
+#line 737 "chapters/4.1-method.md"
 // One handle for the process: creating one costs far more than a GEMV.
 cublasHandle_t cublas_handle() {
   static cublasHandle_t handle = [] {
@@ -122,7 +122,7 @@ cublasHandle_t cublas_handle() {
 
 }  // namespace
 
-#line 751 "chapters/4.1-method.md"
+#line 752 "chapters/4.1-method.md"
 void gemv_v1_thread_per_row(const Gemv& g, cudaStream_t stream) {
   check(g, "gemv_v1_thread_per_row");
   const int blocks = (g.m + kV1Threads - 1) / kV1Threads;
