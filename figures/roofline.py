@@ -4,8 +4,9 @@ hierarchical one beside it where ncu counted L2 and L1 traffic, and one for the 
 
     figures/roofline.py WOVEN/roofline-inputs.json OUT_DIR
 
-writes OUT_DIR/roofline-<chapter id>.svg (and roofline-<id>-levels.svg), roofline-book.svg (and
-roofline-book-levels.svg). Each kernel is a numbered marker at (FLOP per DRAM byte, FLOP/s): its
+writes OUT_DIR/roofline-<figure id>.svg (and roofline-<id>-levels.svg), roofline-book.svg (and
+roofline-book-levels.svg). A figure id is a chapter's id ("3.1") or a chapter's named figure
+("4.1-rungs": the kernels its front matter lists with figure: rungs, other chapters' included). Each kernel is a numbered marker at (FLOP per DRAM byte, FLOP/s): its
 intensity is the chapter's FLOPs over the DRAM bytes ncu counted (filled marker), or, where no
 count was recorded, over the chapter's model bytes (hollow marker, said in the legend). The numbers
 match the key table the weaver puts beside the figure. Roofs: the theoretical DRAM bandwidth
@@ -22,10 +23,13 @@ every figure is current.
 The input (extra fields are ignored; a ceiling may be a number, {"value": ...} or {"median": ...}):
     {"ceilings": {"copy_bandwidth": B/s, "fp32_fma_rate": FLOP/s, optional: "dram_theoretical",
                   "read_bandwidth", "l2_bandwidth", "shared_bandwidth", "bf16_tensor_rate"},
-     "chapters": [{"id": "3.1", "title": "...", "ceilings": {...optional, overrides...},
+     "chapters": [{"id": "3.1" (the figure), "chapter": "3.1" (optional: whose figure), "title": "...",
+                   "ceilings": {...optional, overrides...},
                    "kernels": [{"name": "reduce/v1_naive@268435456", "flops": ..., "bytes": ...,
                                 "time": s, "flop_rate": FLOP/s, "number": n, optional counts:
-                                "dram_bytes", "l2_bytes", "l1_bytes"}, ...]}]}
+                                "dram_bytes", "l2_bytes", "l1_bytes", "in_book": false where
+                                the book's figure leaves it out (another chapter's, or shown
+                                in another figure of this one)}, ...]}]}
 ("chapters" may also be an object keyed by chapter id.)
 A kernel with no time and no flop_rate (null: not measured yet) is left off, with a note.
 Exit status: 0 done, 2 the input is wrong (the message names it), 1 anything else."""
@@ -83,13 +87,28 @@ def load(path):
             if point:
                 point['number'] = int(kernel.get('number') or len(points) + 1)
                 point['size'] = kernel.get('name', '').partition('@')[2]
+                # The book's figure shows each kernel once, in its own chapter (absent: shown).
+                point['in_book'] = kernel.get('in_book', True) is not False
                 points.append(point)
         labels = [p['label'] for p in points]
         for p in points:       # a kernel measured at two sizes is named with its size, as in the key
             if labels.count(p['label']) > 1 and p['size']:
                 p['label'] += '@' + power_of_two(p['size'])
-        result.append((cid, chapter.get('title', ''), ceilings, points))
+        result.append((cid, str(chapter.get('chapter', cid)), chapter.get('title', ''), ceilings, points))
     return result
+
+
+def book_series(chapters):
+    """[(chapter id, title, [point])]: the points the book's figure shows, each chapter's figures
+    (one entry each in the input, "4.1" and "4.1-rungs") merged under the chapter, in input order."""
+    series = []
+    for _, chapter, title, _, points in chapters:
+        shown = [p for p in points if p.get('in_book', True)]
+        if series and series[-1][0] == chapter:
+            series[-1][2].extend(shown)
+        else:
+            series.append((chapter, title, shown))
+    return [s for s in series if s[2]]
 
 
 def kernel_point(path, cid, kernel):
@@ -182,16 +201,16 @@ def main(argv):
         if write_if_changed(target, payload, lambda: make(target)):
             drawn.append(name)
 
-    for cid, title, ceilings, points in chapters:
+    for cid, _, title, ceilings, points in chapters:
         figure('roofline-%s.svg' % cid, [cid, ceilings, points],
                lambda target: draw([(None, points)], ceilings, target))
         if has_levels(points):
             figure('roofline-%s-levels.svg' % cid, ['levels', cid, ceilings, points],
                    lambda target: draw_levels(points, ceilings, target))
     if chapters:
-        book_ceilings = chapters[0][2]
+        book_ceilings = chapters[0][3]
         series, count = [], 0
-        for cid, title, _, points in chapters:   # numbered through the book, as the weaver's key
+        for cid, title, points in book_series(chapters):   # numbered through the book, as the weaver's key
             name = title if len(title) <= 34 else title[:33].rstrip(' ,:;') + '…'
             series.append(('%s %s' % (cid, name), [dict(p, number=count + n + 1) for n, p in enumerate(points)]))
             count += len(points)

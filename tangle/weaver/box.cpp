@@ -1,5 +1,7 @@
 #include "box.h"
 
+#include <algorithm>
+
 #include "spans.h"
 
 namespace weave {
@@ -56,10 +58,17 @@ std::vector<std::string> render_box(const BoxInput& in, Diagnostics& diagnostics
         }
         out.push_back("");
     }
-    if (!in.kernels->empty()) {
+    // The chapter's own results, each once: a result borrowed from another chapter for a figure
+    // (or listed in two figures) is that figure's business, and its own chapter's box shows it.
+    std::vector<KernelResult> own;
+    for (const KernelResult& k : *in.kernels) {
+        bool seen = std::any_of(own.begin(), own.end(), [&](const KernelResult& o) { return o.name == k.name; });
+        if (!seen && !k.borrowed(in.fm->id)) own.push_back(k);
+    }
+    if (!own.empty()) {
         out.push_back("| result | time | bandwidth | FLOP rate |");
         out.push_back("|:--|--:|--:|--:|");
-        for (const KernelResult& k : *in.kernels) {
+        for (const KernelResult& k : own) {
             auto title = [&](const char* quantity) {  // with the statistic, where it was recorded
                 std::string detail = in.scope->lookup(Term{k.name, quantity, "median"}).detail;
                 return k.name + " : " + quantity + (detail.empty() ? "" : ", " + detail);

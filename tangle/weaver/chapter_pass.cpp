@@ -1,5 +1,6 @@
 #include "chapter_pass.h"
 
+#include <algorithm>
 #include <regex>
 
 #include "box.h"
@@ -58,29 +59,44 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book, Dia
     InlineContext inline_context{file, &scope, &diagnostics, {}, {}};
     // A figure's path; kUnmeasuredFigure while there are no ceilings to draw it under; "" on an error.
     bool ceilings = book.store->machine && book.store->machine->ceilings.count("copy_bandwidth");
-    inline_context.figure = [&](const std::string& id, int line) -> std::string {
+    inline_context.figure = [&](const std::string& target, int line) -> std::string {
+        // roofline:ID draws chapter ID's kernels; roofline:ID/NAME those it lists with figure: NAME.
+        const std::string id = target.substr(0, target.find('/'));
+        const std::string name = target.find('/') == std::string::npos ? "" : target.substr(target.find('/') + 1);
+        const std::string figure_id = name.empty() ? id : id + "-" + name;
         if (id != "book") {
             auto it = book.chapters_by_id.find(id);
             if (it == book.chapters_by_id.end()) {
-                diagnostics.error(file, line, "roofline:" + id + " names no chapter: use a chapter's id or roofline:book");
+                diagnostics.error(file, line, "roofline:" + target + " names no chapter: use a chapter's id or roofline:book");
                 return "";
             }
-            if (it->second->fm.kernels.empty()) {
-                diagnostics.error(file, line, "roofline:" + id + ": chapter " + id + " lists no kernels: in its front matter");
+            const auto& kernels = it->second->fm.kernels;
+            if (kernels.empty()) {
+                diagnostics.error(file, line, "roofline:" + target + ": chapter " + id + " lists no kernels: in its front matter");
+                return "";
+            }
+            bool listed = std::any_of(kernels.begin(), kernels.end(), [&](const KernelPoint& k) { return k.figure == name; });
+            if (!listed) {
+                diagnostics.error(file, line, "roofline:" + target + ": chapter " + id + " lists no kernel " +
+                                                  (name.empty() ? std::string("without a figure: field")
+                                                                : "with figure: " + name) + " in its front matter");
                 return "";
             }
             if (!ceilings && book.store->record(id) && !book.store->machine_unreadable) {
-                diagnostics.error(file, line, "roofline:" + id + ": chapter " + id + " has kernels but no ceilings to draw "
+                diagnostics.error(file, line, "roofline:" + target + ": chapter " + id + " has kernels but no ceilings to draw "
                                               "them under: " + book.store->folder + "/machine.json is missing; run make measure");
                 return "";
             }
+        } else if (!name.empty()) {
+            diagnostics.error(file, line, "roofline:" + target + ": the book's figure has no named parts: use roofline:book");
+            return "";
         }
         if (!ceilings) {
             inline_context.unmeasured_lines.push_back(line);
             return kUnmeasuredFigure;
         }
-        out.figures.insert(id);
-        return "figures/roofline-" + id + ".svg";
+        out.figures.insert(figure_id);
+        return "figures/roofline-" + figure_id + ".svg";
     };
 
     bool wants_box = true;  // every page has its box: at least the GPU, the date and the versions

@@ -70,6 +70,11 @@ TermValue Scope::machine_term(const Term& term) const {
     return out;
 }
 
+std::string Scope::owner_of(const std::string& key) const {
+    auto owner = chapter_of_src_.find(key.substr(0, key.find('/')));
+    return owner != chapter_of_src_.end() ? owner->second : chapter_id_;
+}
+
 TermValue Scope::lookup(const Term& term) const {
     if (term.key == "machine") return machine_term(term);
     TermValue out{term.text(), {}, ""};

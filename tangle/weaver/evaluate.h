@@ -43,6 +43,10 @@ public:
           const std::map<std::string, std::string>& chapter_of_src)
         : store_(store), chapter_id_(std::move(chapter_id)), chapter_of_src_(chapter_of_src) {}
     TermValue lookup(const Term& term) const;
+    // The chapter a result key belongs to: the one whose src folder its name starts with (else
+    // this scope's chapter).
+    std::string owner_of(const std::string& key) const;
+    const std::string& chapter_id() const { return chapter_id_; }
     Evaluation evaluate(const Expr& expr) const;
 
 private:

@@ -152,7 +152,15 @@ static void interpret(FrontMatter& fm, const std::string& file, Diagnostics& dia
             }
             const Node* flops = k.find("flops");
             const Node* bytes = k.find("bytes");
-            fm.kernels.push_back({name->scalar, flops ? flops->scalar : "", bytes ? bytes->scalar : "", k.line});
+            const Node* figure = k.find("figure");
+            std::string figure_name = figure ? figure->scalar : "";
+            if (figure && (figure_name.empty() || figure_name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") !=
+                                                      std::string::npos)) {
+                diagnostics.error(file, k.line, "front matter: a kernel's 'figure' names one of the chapter's figures in "
+                                                "lower-case letters, digits and '-' (figure: rungs, shown by roofline:ID/rungs)");
+                figure_name.clear();
+            }
+            fm.kernels.push_back({name->scalar, flops ? flops->scalar : "", bytes ? bytes->scalar : "", figure_name, k.line});
         }
     }
 }

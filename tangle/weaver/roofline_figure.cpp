@@ -118,6 +118,13 @@ std::string where_they_sit(const std::vector<PlacedPoint>& points) {
     return out;
 }
 
+// What a figure shows, for alt text: "chapter 3.1", or "chapter 4.1's figure rungs" for a named one.
+std::string figure_name(const std::string& id) {
+    size_t dash = id.find('-');
+    if (dash == std::string::npos) return "chapter " + id;
+    return "chapter " + id.substr(0, dash) + "'s figure " + id.substr(dash + 1);
+}
+
 std::string placement_sentence(const std::vector<PlacedPoint>& points) {
     size_t counted = std::count_if(points.begin(), points.end(), [](const PlacedPoint& p) { return p.counted; });
     if (counted == points.size()) return "Placed by DRAM bytes counted by ncu.";
@@ -127,7 +134,9 @@ std::string placement_sentence(const std::vector<PlacedPoint>& points) {
 
 std::string alt_text(const std::string& id, const std::vector<PlacedPoint>& points, const Roofs& roofs) {
     size_t counted = std::count_if(points.begin(), points.end(), [](const PlacedPoint& p) { return p.counted; });
-    std::string whose = id == "book" ? "every chapter's" : "chapter " + id + "'s";
+    std::string whose = id == "book"                        ? "every chapter's"
+                        : id.find('-') == std::string::npos ? figure_name(id) + "'s"
+                                                            : figure_name(id) + ", its";
     std::string basis = counted == points.size() ? "DRAM bytes counted by ncu"
                         : counted == 0 ? "the chapter's model bytes, no DRAM count recorded"
                                        : std::to_string(counted) + " by DRAM bytes counted by ncu, " +
@@ -137,12 +146,17 @@ std::string alt_text(const std::string& id, const std::vector<PlacedPoint>& poin
            "). Roofs drawn: " + roofs_drawn(points, roofs, false) + ". " + where_they_sit(points) + ".";
 }
 
-std::string key_table(const std::vector<PlacedPoint>& points, bool book) {
+// The chapter a figure ID belongs to: "4.1-rungs" -> "4.1" (chapter ids hold no '-').
+std::string chapter_of_figure(const std::string& id) { return id.substr(0, id.find('-')); }
+
+std::string key_table(const std::vector<PlacedPoint>& points, const std::string& id) {
+    const bool book = id == "book";
     std::string out = "::: {.roofline-key}\n| # | kernel | FLOP/B | FLOP/s | of roof |\n|--:|:--|--:|--:|:--|\n";
     bool hollow = false;
     for (const PlacedPoint& p : points) {
         hollow = hollow || !p.counted;
-        out += "| " + std::to_string(p.number) + " | " + (book ? p.chapter + " " : "") + "`" + p.label + "` | " +
+        bool prefixed_by_chapter = book || p.chapter != chapter_of_figure(id);
+        out += "| " + std::to_string(p.number) + " | " + (prefixed_by_chapter ? p.chapter + " " : "") + "`" + p.label + "` | " +
                significant(p.intensity, 3) + (p.counted ? "" : " ○") + " | " + prefixed(p.rate) + " | " +
                percent(p.rate / p.attainable) + " " + roof_text(p.roof, true) + " |\n";
     }
@@ -151,6 +165,25 @@ std::string key_table(const std::vector<PlacedPoint>& points, bool book) {
     out += "FLOP/B: the chapter's FLOPs per DRAM byte";
     out += std::string(hollow ? " (counted by ncu unless marked ○)" : ", counted by ncu") +
            "; of roof: achieved FLOP/s over the lower roof at that intensity.\n:::\n";
+    return out;
+}
+
+// A named figure's table: each kernel's bytes as its chapter's model counts them beside the bytes
+// ncu counted at DRAM, L2 and L1, and the ratio of the DRAM count to the model.
+std::string bytes_table(const std::vector<PlacedPoint>& points, const std::string& id) {
+    auto bytes = [](const std::optional<double>& v) { return v ? with_unit(*v, units::bytes) : std::string("–"); };
+    std::string out = "::: {.roofline-bytes}\n| # | kernel | model bytes | DRAM | DRAM / model | L2 | L1 |\n"
+                      "|--:|:--|--:|--:|--:|--:|--:|\n";
+    for (const PlacedPoint& p : points) {
+        bool prefixed_by_chapter = p.chapter != chapter_of_figure(id);
+        std::optional<double> model = p.model_bytes > 0 ? std::optional<double>(p.model_bytes) : std::nullopt;
+        std::string ratio = model && p.dram_bytes ? significant(*p.dram_bytes / *model, 3) + "×" : "–";
+        out += "| " + std::to_string(p.number) + " | " + (prefixed_by_chapter ? p.chapter + " " : "") + "`" + p.label +
+               "` | " + bytes(model) + " | " + bytes(p.dram_bytes) + " | " + ratio + " | " + bytes(p.l2_bytes) + " | " +
+               bytes(p.l1_bytes) + " |\n";
+    }
+    out += "\nModel bytes: the least its chapter's model says the kernel must move (front matter or record); "
+           "DRAM, L2, L1: counted by ncu over one cold-cache run (– where nothing was counted).\n:::\n";
     return out;
 }
 
@@ -165,7 +198,7 @@ std::string levels_figure(const std::string& id, const std::vector<PlacedPoint>&
     std::string caption = "The same kernels at each level of the memory hierarchy: for every kernel with L2 and L1 "
                           "counts, its FLOP per DRAM byte (circle), per L2 byte (square) and per L1 byte (triangle), "
                           "joined at its achieved FLOP/s; memory roofs " + math + ".";
-    std::string alt = "Hierarchical roofline of " + std::string(id == "book" ? "the book" : "chapter " + id) +
+    std::string alt = "Hierarchical roofline of " + std::string(id == "book" ? "the book" : figure_name(id)) +
                       ", log-log, numbered as in the table above: for each of " + std::to_string(with_levels) + " kernels three points at the same FLOP/s, "
                       "per DRAM, L2 and L1 byte, with the roofs " + list + ".";
     std::string base = id == "book" ? "roofline-book" : "roofline-" + id;
@@ -192,10 +225,14 @@ std::vector<PlacedPoint> place_points(const std::string& chapter, const std::vec
         if (!k.measured() || k.time.number <= 0 || !k.flops || *k.flops <= 0 || (!counted && model_bytes <= 0)) continue;
         PlacedPoint p;
         p.number = first + static_cast<int>(out.size());
-        p.chapter = chapter;
+        p.chapter = k.borrowed(chapter) ? k.owner : chapter;
         p.name = k.name;
         p.label = short_label(k.name);
         if (names[p.label] > 1 && k.name.find('@') != std::string::npos) p.label += "@" + power_of_two(k.name.substr(k.name.find('@') + 1));
+        p.model_bytes = model_bytes;
+        p.dram_bytes = k.dram_bytes;
+        p.l2_bytes = k.l2_bytes;
+        p.l1_bytes = k.l1_bytes;
         p.flops = *k.flops;
         p.rate = *k.flops / k.time.number;
         p.counted = counted;
@@ -252,8 +289,9 @@ std::string annotate_figures(const std::string& markdown, const std::map<std::st
         // The key and the levels figure follow the figure's paragraph.
         size_t end = markdown.find("\n\n", close);
         if (end == std::string::npos) end = markdown.size();
-        std::string after = "\n\n" + key_table(it->second, id == "book");
+        std::string after = "\n\n" + key_table(it->second, id);
         if (has_levels(it->second)) after += "\n" + levels_figure(id, it->second, roofs);
+        if (id.find('-') != std::string::npos) after += "\n" + bytes_table(it->second, id);
         std::string rest = markdown.substr(close + 5, end - close - 5);
         // Another roofline in the same paragraph is annotated first; its key follows this one.
         std::string woven_rest = annotate_figures(rest, points, roofs);

@@ -2,6 +2,8 @@
 
 #include "roofline_figure.h"
 
+#include <algorithm>
+
 namespace weave {
 namespace {
 
@@ -35,6 +37,14 @@ std::vector<KernelResult> kernel_results(const FrontMatter& fm, const std::strin
         KernelResult r;
         r.name = *name;
         r.line = k.line;
+        r.owner = scope.owner_of(r.name);
+        r.figure = k.figure.empty() ? scope.chapter_id() : scope.chapter_id() + "-" + k.figure;
+        bool twice = std::any_of(out.begin(), out.end(), [&](const KernelResult& o) { return o.name == r.name && o.figure == r.figure; });
+        if (twice) {
+            diagnostics.error(file, k.line, "kernel " + k.name + " is listed twice for the figure " + r.figure +
+                                                ": a key may stand once in each figure");
+            continue;
+        }
         auto quantity = [&](const char* q) { return scope.lookup(Term{r.name, q, "median"}).value; };
         r.time = quantity("time");
         if (r.time.state == Value::State::error) {
@@ -66,6 +76,22 @@ std::vector<KernelResult> kernel_results(const FrontMatter& fm, const std::strin
         }
         out.push_back(r);
     }
+    return out;
+}
+
+std::map<std::string, std::vector<KernelResult>> by_figure(const std::vector<KernelResult>& kernels) {
+    std::map<std::string, std::vector<KernelResult>> out;
+    for (const KernelResult& k : kernels) out[k.figure].push_back(k);
+    return out;
+}
+
+std::vector<KernelResult> book_kernels(const RooflineChapter& chapter) {
+    std::vector<KernelResult> out;
+    for (const auto& [figure, kernels] : by_figure(chapter.kernels))
+        for (const KernelResult& k : kernels) {
+            bool seen = std::any_of(out.begin(), out.end(), [&](const KernelResult& o) { return o.name == k.name; });
+            if (!k.borrowed(chapter.id) && !seen) out.push_back(k);
+        }
     return out;
 }
 
@@ -120,13 +146,17 @@ nlohmann::json roofline_inputs(const std::vector<RooflineChapter>& chapters, con
     if (!roofs.count("copy_bandwidth")) return j;  // nothing can be drawn before the ceilings are measured
     int book_number = 1;
     for (const auto& c : chapters) {
-        if (c.figure) j["figures"].push_back({{"id", c.id}, {"path", "figures/roofline-" + c.id + ".svg"}});
+        for (const auto& figure : c.figures)
+            j["figures"].push_back({{"id", figure}, {"path", "figures/roofline-" + figure + ".svg"}});
         if (c.kernels.empty()) continue;
-        auto placed = place_points(c.id, c.kernels, roofs);
+        std::vector<KernelResult> in_book = book_kernels(c);
+        // One entry per figure of the chapter; each kernel says whether the book's figure shows it.
+        for (const auto& [figure, figure_kernels] : by_figure(c.kernels)) {
+        auto placed = place_points(c.id, figure_kernels, roofs);
         std::map<std::string, int> number;
         for (const auto& p : placed) number[p.name] = p.number;
         nlohmann::json kernels = nlohmann::json::array();
-        for (const auto& k : c.kernels) {
+        for (const auto& k : figure_kernels) {
             nlohmann::json point = {{"name", k.name}, {"flops", optional_number(k.flops)}, {"bytes", optional_number(k.bytes)},
                                     {"time", number_or_null(k.time)}, {"bandwidth", number_or_null(k.bandwidth)},
                                     {"flop_rate", number_or_null(k.flop_rate)}, {"dram_bytes", optional_number(k.dram_bytes)},
@@ -134,14 +164,20 @@ nlohmann::json roofline_inputs(const std::vector<RooflineChapter>& chapters, con
                                     {"fp32_flops", optional_number(k.fp32_flops)}, {"tensor_flops", optional_number(k.tensor_flops)}};
             point["model_intensity"] = k.flops && k.bytes && *k.bytes > 0 ? nlohmann::json(*k.flops / *k.bytes) : nullptr;
             point["number"] = number.count(k.name) ? nlohmann::json(number[k.name]) : nullptr;
+            point["owner"] = k.owner.empty() ? c.id : k.owner;
+            // In the book's figure once, in its own chapter's first figure that lists it.
+            auto first = std::find_if(in_book.begin(), in_book.end(), [&](const KernelResult& o) { return o.name == k.name; });
+            point["in_book"] = first != in_book.end() && first->figure == figure;
             kernels.push_back(point);
         }
         nlohmann::json points = nlohmann::json::array();
         for (const auto& p : placed) points.push_back(point_json(p));
-        for (auto p : place_points(c.id, c.kernels, roofs, book_number)) j["book_points"].push_back(point_json(p));
-        book_number += static_cast<int>(placed.size());
-        j["chapters"].push_back({{"id", c.id}, {"title", c.title}, {"basename", c.basename}, {"kernels", kernels},
-                                 {"points", points}, {"levels", has_levels(placed)}});
+        j["chapters"].push_back({{"id", figure}, {"chapter", c.id}, {"title", c.title}, {"basename", c.basename},
+                                 {"kernels", kernels}, {"points", points}, {"levels", has_levels(placed)}});
+        }
+        auto book_points = place_points(c.id, in_book, roofs, book_number);
+        for (const auto& p : book_points) j["book_points"].push_back(point_json(p));
+        book_number += static_cast<int>(book_points.size());
     }
     if (book_figure) j["figures"].push_back({{"id", "book"}, {"path", "figures/roofline-book.svg"}});
     return j;

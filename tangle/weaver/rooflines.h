@@ -19,6 +19,9 @@ namespace weave {
 struct KernelResult {
     std::string name;  // normalised result key
     int line = 0;      // its line in the front matter
+    std::string owner;   // the chapter whose result it is (another chapter's: borrowed)
+    std::string figure;  // the figure it is drawn in: the chapter's id, or "ID-NAME" for figure: NAME
+    bool borrowed(const std::string& chapter) const { return !owner.empty() && owner != chapter; }
     std::optional<double> flops, bytes;
     Value time, bandwidth, flop_rate;  // flop_rate and bandwidth as recorded, else computed
     // Counted by ncu in make measure's profile step, where the record has them (absent otherwise).
@@ -34,8 +37,16 @@ std::vector<KernelResult> kernel_results(const FrontMatter& fm, const std::strin
 struct RooflineChapter {
     std::string id, title, basename;
     std::vector<KernelResult> kernels;
-    bool figure = false;  // the chapter shows ![...](roofline:ID)
+    std::vector<std::string> figures;  // the figures of it the book shows: "ID" (roofline:ID), "ID-NAME" (roofline:ID/NAME)
 };
+
+// A chapter's kernels by the figure they are drawn in (its id first, then "ID-NAME" for each
+// named figure, in ID order), each in front-matter order.
+std::map<std::string, std::vector<KernelResult>> by_figure(const std::vector<KernelResult>& kernels);
+
+// The chapter's kernels as the book's figure shows them: its own (not borrowed), each once, in the
+// order of by_figure, so that the book's numbering is the same in the weaver and the plotter.
+std::vector<KernelResult> book_kernels(const RooflineChapter& chapter);
 
 // The roofs a figure is drawn under, by ceiling name, in B/s or FLOP/s: machine.json's measured
 // ceilings that a roofline uses, and "dram_theoretical", 2 x memory clock x bus width / 8 from

@@ -119,16 +119,21 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o, D
     std::set<std::string> figures;
     for (const auto& w : woven) figures.insert(w.output.figures.begin(), w.output.figures.end());
     for (const auto& w : woven)
-        points.push_back({w.chapter->fm.id, w.chapter->fm.title, w.chapter->basename, w.output.kernels,
-                          figures.count(w.chapter->fm.id) > 0});
+    {
+        const std::string& id = w.chapter->fm.id;
+        std::vector<std::string> shown;  // its figures some chapter shows: ID and ID-NAME
+        for (const std::string& f : figures)
+            if (f == id || f.rfind(id + "-", 0) == 0) shown.push_back(f);
+        points.push_back({id, w.chapter->fm.title, w.chapter->basename, w.output.kernels, shown});
+    }
 
     if (diagnostics.has_errors()) return std::nullopt;
     // Each roofline figure gets its alt text, its key table and, where counted, its levels figure.
     Roofs roofs = read_roofs(store);
     std::map<std::string, std::vector<PlacedPoint>> placed;
     for (const auto& c : points) {
-        placed[c.id] = place_points(c.id, c.kernels, roofs, 1);
-        auto book_points = place_points(c.id, c.kernels, roofs, static_cast<int>(placed["book"].size()) + 1);
+        for (const auto& [figure, kernels] : by_figure(c.kernels)) placed[figure] = place_points(c.id, kernels, roofs, 1);
+        auto book_points = place_points(c.id, book_kernels(c), roofs, static_cast<int>(placed["book"].size()) + 1);
         placed["book"].insert(placed["book"].end(), book_points.begin(), book_points.end());
     }
     std::map<std::string, std::string> files;

@@ -106,7 +106,7 @@ class RooflineTest(unittest.TestCase):
     def test_points_are_placed_by_counted_dram_bytes_else_by_model_bytes(self):
         with open(FIXTURE) as f:
             path = self.write(with_counts(json.load(f)))
-        (_, _, _, points) = module().load(path)[0]
+        (_, _, _, _, points) = module().load(path)[0]
         # 2^28 FLOPs over 2^29 counted DRAM bytes, not over the 2^30 model bytes.
         self.assertEqual((points[0]['intensity'], points[0]['counted']), (0.5, True))
         self.assertEqual((points[1]['intensity'], points[1]['counted']), (0.25, True))
@@ -143,7 +143,7 @@ class RooflineTest(unittest.TestCase):
         drawing = importlib.import_module('roofline_draw')   # the drawing half, beside the script
         with open(FIXTURE) as f:
             path = self.write(with_counts(json.load(f)))
-        (_, _, ceilings, points) = roofline.load(path)[0]
+        (_, _, _, ceilings, points) = roofline.load(path)[0]
         for levels in (False, True):
             (lo_x, hi_x), (lo_y, hi_y) = drawing.axis_range(points, ceilings, levels)
             for p in points:
@@ -168,6 +168,28 @@ class RooflineTest(unittest.TestCase):
         self.assertIn(r'$B_\mathrm{L2}$ 11 TB/s (measured)', texts)
         self.assertIn('per L2 byte', texts)
         self.assertTrue(os.path.exists(os.path.join(out, 'roofline-book-levels.svg')))
+
+    def test_a_named_figure_is_drawn_and_the_book_shows_each_kernel_once(self):
+        with open(FIXTURE) as f:
+            data = with_counts(json.load(f))
+        first = data['chapters'][0]
+        # Chapter 3.1's figure "rungs": its first kernel again, and one borrowed from another chapter.
+        again = dict(first['kernels'][0], number=1, in_book=False)
+        borrowed = dict(first['kernels'][1], name='other/v9@1', number=2, in_book=False)
+        data['chapters'].insert(1, {'id': first['id'] + '-rungs', 'chapter': first['id'], 'title': first['title'],
+                                    'kernels': [again, borrowed]})
+        path = self.write(data)
+        roofline = module()
+        chapters = roofline.load(path)
+        series = roofline.book_series(chapters)
+        self.assertEqual([s[0] for s in series].count(first['id']), 1, 'one series per chapter')
+        shown = sum(len(s[2]) for s in series)
+        self.assertEqual(shown, sum(len(c[4]) for c in chapters) - 2, 'the named figure adds nothing to the book')
+        out = os.path.join(self.work, 'named')
+        done = run(path, out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertTrue(os.path.exists(os.path.join(out, 'roofline-%s-rungs.svg' % first['id'])))
+        self.assertTrue(os.path.exists(os.path.join(out, 'roofline-%s-rungs-levels.svg' % first['id'])))
 
     def test_unreadable_input_exits_2(self):
         done = run(os.path.join(self.work, 'absent.json'), os.path.join(self.work, 'out'))

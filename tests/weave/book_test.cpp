@@ -239,5 +239,81 @@ TEST(Book, WithoutCountsNoLevelsFigureAndTwoFiguresInOneParagraphEachGetAKey) {
     EXPECT_TRUE(contains(beta.substr(key), "| 1 | 1 `v1_naive` |"));
 }
 
+// A chapter may list other chapters' results for a figure of its own (figure: NAME, shown by
+// roofline:ID/NAME): they are labelled with their chapter, get the table of model bytes beside
+// the counted ones, and the book's figure still shows each kernel once, in its own chapter.
+TEST(Book, ANamedFigureBorrowsOtherChaptersKernels) {
+    FixtureBook book;
+    const std::string record = "book/measurements/testgpu/1.json";
+    book.replace(record, R"("bytes": {"median": 4194304, "min": 4194304, "max": 4194304, "n": 10, "unit": "B"})",
+                 R"("bytes": {"median": 4194304, "min": 4194304, "max": 4194304, "n": 10, "unit": "B"},
+                    "dram_bytes": {"median": 2097152, "min": 2097152, "max": 2097152, "n": 1, "unit": "B"},
+                    "l2_bytes": {"median": 8388608, "min": 8388608, "max": 8388608, "n": 1, "unit": "B"},
+                    "l1_bytes": {"median": 16777216, "min": 16777216, "max": 16777216, "n": 1, "unit": "B"})");
+    book.replace("chapters/2-beta.md", "  - {name: \"beta/v1@4096x4096\", flops: 100, bytes: 200}\n",
+                 "  - {name: \"beta/v1@4096x4096\", flops: 100, bytes: 200}\n"
+                 "  - {name: \"alpha/v1_naive@2^20\", flops: 1048576, bytes: 4194304, figure: rungs}\n"
+                 "  - {name: \"alpha/v2_fast@2^20\", flops: \"2^20\", bytes: \"4 * 2^20\", figure: rungs}\n");
+    book.replace("chapters/2-beta.md", "![Beta on the roofline](roofline:2)",
+                 "![Every last rung](roofline:2/rungs)\n\n![Beta on the roofline](roofline:2)");
+    auto run = book.weave();
+    ASSERT_EQ(run.status, 0) << run.printed;
+    auto out = book.outputs();
+    auto inputs = nlohmann::json::parse(out["roofline-inputs.json"]);
+    // Alpha's two kernels once in the book, though beta's figure shows them too.
+    EXPECT_EQ(inputs["book_points"].size(), 2u);
+    bool found = false;
+    for (const auto& c : inputs["chapters"]) {
+        if (c["id"] != "2-rungs") continue;
+        found = true;
+        EXPECT_EQ(c["chapter"], "2");
+        EXPECT_EQ(c["levels"], true);
+        EXPECT_EQ(c["kernels"][0]["owner"], "1");
+        EXPECT_EQ(c["kernels"][0]["in_book"], false);
+        EXPECT_EQ(c["points"][0]["chapter"], "1");
+    }
+    EXPECT_TRUE(found) << inputs.dump(2);
+    bool listed = false;
+    for (const auto& f : inputs["figures"]) listed = listed || f["path"] == "figures/roofline-2-rungs.svg";
+    EXPECT_TRUE(listed);
+
+    const std::string& beta = out["2-beta.md"];
+    for (const char* part : {"](figures/roofline-2-rungs.svg){alt=\"Log-log roofline of chapter 2's figure rungs, its 2 measured kernels",
+                             "| 1 | 1 `v1_naive` | 0.500 | 1.05 G |",
+                             "](figures/roofline-2-rungs-levels.svg){alt=\"Hierarchical roofline of chapter 2's figure rungs",
+                             "::: {.roofline-bytes}\n| # | kernel | model bytes | DRAM | DRAM / model | L2 | L1 |",
+                             "| 2 | 1 `v2_fast` | "})
+        EXPECT_TRUE(contains(beta, part)) << part << "\n" << beta;
+    // The bytes table follows the levels figure, and names each count or says there is none.
+    size_t table = beta.find("::: {.roofline-bytes}");
+    ASSERT_NE(table, std::string::npos);
+    EXPECT_LT(beta.find("roofline-2-rungs-levels.svg"), table);
+    std::string row = beta.substr(beta.find("| 1 | 1 `v1_naive` |", table));
+    row = row.substr(0, row.find('\n'));
+    EXPECT_TRUE(contains(row, "| 4 MiB | 2 MiB | 0.500× | 8 MiB | 16 MiB |")) << row;  // 2^21 counted over 2^22
+    EXPECT_TRUE(contains(beta.substr(table), "| 2 | 1 `v2_fast` | 4 MiB | – | – | – | – |")) << beta.substr(table);  // no counts
+    // Beta's box lists its own result only, not the two it borrowed.
+    std::string box = beta.substr(beta.find("::: {.hwbox}"));
+    box = box.substr(0, box.find("\n:::\n"));
+    EXPECT_TRUE(contains(box, "`beta/v1@4096x4096`")) << box;
+    EXPECT_FALSE(contains(box, "alpha/")) << box;
+    // Alpha's own page is as before: no bytes table on a chapter's own figure.
+    EXPECT_FALSE(contains(out["1-alpha.md"], "roofline-bytes"));
+}
+
+TEST(Book, ANamedFigureWithoutItsKernelsIsAnError) {
+    FixtureBook book;
+    book.replace("chapters/2-beta.md", "![Beta on the roofline](roofline:2)", "![Beta on the roofline](roofline:2/rungs)");
+    auto run = book.weave();
+    EXPECT_EQ(run.status, 2);
+    EXPECT_TRUE(contains(run.printed, "roofline:2/rungs: chapter 2 lists no kernel with figure: rungs in its front matter"))
+        << run.printed;
+    FixtureBook bad;
+    bad.replace("chapters/2-beta.md", "flops: 100, bytes: 200}", "flops: 100, bytes: 200, figure: \"Bad name\"}");
+    auto bad_run = bad.weave();
+    EXPECT_EQ(bad_run.status, 2);
+    EXPECT_TRUE(contains(bad_run.printed, "a kernel's 'figure' names one of the chapter's figures")) << bad_run.printed;
+}
+
 }  // namespace
 }  // namespace weave
