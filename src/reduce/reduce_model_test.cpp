@@ -58,6 +58,14 @@ TEST(ReduceModel, TreeWarpSteps) {
   EXPECT_EQ(model::active_warp_steps_sequential(256), 4 + 2 + 1 + 5);
 }
 
+// Exercise 1's closed forms, for every power-of-two block from 64 to 1024 threads.
+TEST(ReduceModel, TreeWarpStepsClosedForms) {
+  for (int block = 64; block <= 1024; block *= 2) {
+    EXPECT_EQ(model::active_warp_steps_interleaved(block), 3 * block / 16 - 1) << block;
+    EXPECT_EQ(model::active_warp_steps_sequential(block), block / 32 + 4) << block;
+  }
+}
+
 TEST(ReduceModel, TreeLaunchesAndPartials) {
   EXPECT_EQ(model::tree_launches(1, 256), 1);
   EXPECT_EQ(model::tree_launches(256, 256), 1);
