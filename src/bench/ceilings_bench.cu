@@ -114,7 +114,7 @@ BENCHMARK_CAPTURE(bm_copy, warm, bench::Flush::no)
     ->Apply(bench::gpu_benchmark);
 #line 1196 "chapters/A-bench.md"
 
-#line 2357 "chapters/A-bench.md"
+#line 2367 "chapters/A-bench.md"
 void bm_memcpy(benchmark::State& state) {
   const auto bytes_per_buffer = static_cast<std::size_t>(state.range(0));
   try {
@@ -139,7 +139,7 @@ BENCHMARK(bm_memcpy)
     ->Apply(bench::gpu_benchmark);
 #line 1198 "chapters/A-bench.md"
 
-#line 2260 "chapters/A-bench.md"
+#line 2269 "chapters/A-bench.md"
 void bm_read(benchmark::State& state) {
   const auto bytes = static_cast<std::size_t>(state.range(0));
   try {
@@ -176,7 +176,8 @@ void bm_l2_read(benchmark::State& state) {
     }
     bench::DeviceBuffer<float4> buffer(bytes / sizeof(float4));
     CUDA_CHECK(cudaMemset(buffer.data(), 0x3C, buffer.bytes()));  // positive floats
-    CUDA_CHECK(cudaDeviceSynchronize());  // the memset ran on stream 0, which ours does not wait for
+    CUDA_CHECK(
+        cudaDeviceSynchronize());  // the memset ran on stream 0, which ours does not wait for
     const int blocks = bench::read_stream_blocks();
     bench::DeviceBuffer<float> sums(static_cast<std::size_t>(blocks) * bench::kStreamThreads);
     bench::Stream stream;
@@ -203,7 +204,7 @@ BENCHMARK(bm_l2_read)
     ->Apply(bench::gpu_benchmark);
 #line 1200 "chapters/A-bench.md"
 
-#line 2324 "chapters/A-bench.md"
+#line 2334 "chapters/A-bench.md"
 // B_smem: Arg rounds of four 16-byte shared loads per thread, every SM full.
 void bm_shared_read(benchmark::State& state) {
   const int rounds = static_cast<int>(state.range(0));
@@ -228,7 +229,7 @@ BENCHMARK(bm_shared_read)
     ->Apply(bench::gpu_benchmark);
 #line 1202 "chapters/A-bench.md"
 
-#line 2388 "chapters/A-bench.md"
+#line 2398 "chapters/A-bench.md"
 constexpr int kChaseSteps = 8192;
 constexpr double kLatencyMinSeconds = 0.01;
 

@@ -139,7 +139,8 @@ class LoadedRead {
   int shared_bytes_for(const LoadedConfig& config);
 
   DeviceBuffer<float4> data_;
-  DeviceBuffer<float> sink_;  // one float per thread of the largest grid; written only if impossible
+  DeviceBuffer<float>
+      sink_;  // one float per thread of the largest grid; written only if impossible
   int sm_count_ = 0;
   std::map<std::tuple<int, int, int>, int> shared_bytes_;  // (T, b, L) -> bytes, once checked
 };

@@ -80,7 +80,9 @@ struct Traffic {
   std::int64_t dram_read_bytes = 0, dram_write_bytes = 0;
   std::int64_t dram_bytes() const { return dram_read_bytes + dram_write_bytes; }
   double load_sectors_per_request() const {
-    return load_requests == 0 ? 0.0 : static_cast<double>(load_sectors) / static_cast<double>(load_requests);
+    return load_requests == 0
+               ? 0.0
+               : static_cast<double>(load_sectors) / static_cast<double>(load_requests);
   }
   Traffic& add(const Traffic& o, std::int64_t times) {
     load_requests += times * o.load_requests, load_sectors += times * o.load_sectors;
@@ -121,7 +123,8 @@ class Walk {
     for (std::size_t k = 0; k < instructions_.size(); ++k) {
       const Instruction& instruction = instructions_[k];
       addresses_.clear();
-      for (std::int64_t lane = 0; lane < lanes; ++lane) addresses_.push_back(instruction.address(first + lane));
+      for (std::int64_t lane = 0; lane < lanes; ++lane)
+        addresses_.push_back(instruction.address(first + lane));
       blocks_touched(addresses_, instruction.access_bytes, kSectorBytes, sectors_);
       if (instruction.load) {
         blocks_touched(addresses_, instruction.access_bytes, kLineBytes, blocks_);
@@ -145,14 +148,15 @@ class Walk {
       mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
       if (mine.front() < highest_counted_[slot]) {
         throw std::invalid_argument("kernel_traffic: the warp at item " + std::to_string(first) +
-                                    " goes back to block " + std::to_string(mine.front()) + " of buffer " +
-                                    std::to_string(slots_[slot].first) + ", below " +
-                                    std::to_string(highest_counted_[slot]) +
+                                    " goes back to block " + std::to_string(mine.front()) +
+                                    " of buffer " + std::to_string(slots_[slot].first) +
+                                    ", below " + std::to_string(highest_counted_[slot]) +
                                     ": this model needs accesses that advance with the warp index");
       }
       const auto fresh = std::upper_bound(mine.begin(), mine.end(), highest_counted_[slot]);
       const std::int64_t count = static_cast<std::int64_t>(mine.end() - fresh);
-      (slots_[slot].second ? traffic.dram_read_bytes : traffic.dram_write_bytes) += count * unit_of(slot);
+      (slots_[slot].second ? traffic.dram_read_bytes : traffic.dram_write_bytes) +=
+          count * unit_of(slot);
       highest_counted_[slot] = mine.back();
     }
   }
@@ -193,7 +197,9 @@ class Walk {
   Traffic traffic;
 
  private:
-  std::int64_t unit_of(std::size_t slot) const { return slots_[slot].second ? granule_ : kSectorBytes; }
+  std::int64_t unit_of(std::size_t slot) const {
+    return slots_[slot].second ? granule_ : kSectorBytes;
+  }
 
   std::vector<Instruction> instructions_;
   std::int64_t granule_;
@@ -256,12 +262,14 @@ constexpr std::int64_t kKineticFields[] = {3, 4, 5, 6};
 // Array of structures: four loads from buffer 0 at 32 i + 4 f, one store to buffer 1.
 inline std::vector<Instruction> kinetic_aos() {
   std::vector<Instruction> instructions;
-  for (const std::int64_t field : kKineticFields) instructions.push_back({true, 0, 4, 4 * field, kParticleBytes});
+  for (const std::int64_t field : kKineticFields)
+    instructions.push_back({true, 0, 4, 4 * field, kParticleBytes});
   instructions.push_back({false, 1, 4, 0, 4});
   return instructions;
 }
 
-// Structure of arrays: one load from each of buffers 0..3 (vx, vy, vz, mass) at 4 i, one store to 4.
+// Structure of arrays: one load from each of buffers 0..3 (vx, vy, vz, mass) at 4 i, one store
+// to 4.
 inline std::vector<Instruction> kinetic_soa() {
   std::vector<Instruction> instructions;
   for (int field = 0; field < 4; ++field) instructions.push_back({true, field, 4, 0, 4});

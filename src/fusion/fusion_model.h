@@ -8,12 +8,12 @@
 //   Traffic, elementwise_op       bytes (reads + writes) and launches of one kernel
 //   short_* / long_*              y = gelu(x + b) + r  and  y = gelu(x*s + b)*g + r
 //   copy / read_only              the peers: the copy kernel and a read-only sum
-//   softmax_*                     row softmax: three passes, online (two reads), registers (one read)
-//   predicted_time                Q / B_copy + k * t_launch_tp
-//   predicted_graph_time          Q / B_copy + t_launch_tp + k * t_graph_node
-//   crossover_rows                the row count at which bytes and launches cost the same time
-//   bytes_in_flight_needed_per_sm Little's law: B lambda / N_SM, lambda the measured loaded latency
-//   softmax_*_in_flight_per_warp  the loads a softmax warp keeps outstanding, as its source fixes them
+//   softmax_*                     row softmax: three passes, online (two reads), registers (one
+//   read) predicted_time                Q / B_copy + k * t_launch_tp predicted_graph_time Q /
+//   B_copy + t_launch_tp + k * t_graph_node crossover_rows                the row count at which
+//   bytes and launches cost the same time bytes_in_flight_needed_per_sm Little's law: B lambda /
+//   N_SM, lambda the measured loaded latency softmax_*_in_flight_per_warp  the loads a softmax warp
+//   keeps outstanding, as its source fixes them
 
 namespace fusion::model {
 
@@ -33,7 +33,9 @@ constexpr Traffic operator+(Traffic a, Traffic b) {
 constexpr Traffic operator*(int times, Traffic t) { return {times * t.bytes, times * t.launches}; }
 
 constexpr double elements(long long rows, long long cols) { return double(rows) * double(cols); }
-constexpr double tensor_bytes(long long rows, long long cols) { return kFloatBytes * elements(rows, cols); }
+constexpr double tensor_bytes(long long rows, long long cols) {
+  return kFloatBytes * elements(rows, cols);
+}
 constexpr double column_bytes(long long cols) { return kFloatBytes * double(cols); }
 
 // One elementwise kernel that reads `tensors_in` tensors of rows x cols and `columns_in` vectors of
@@ -44,7 +46,7 @@ constexpr Traffic elementwise_op(long long rows, long long cols, int tensors_in,
 }
 #line 122 "chapters/3.3-fusion.md"
 
-#line 169 "chapters/3.3-fusion.md"
+#line 171 "chapters/3.3-fusion.md"
 // y = gelu(x + b) + r as three kernels: t1 = x + b, t2 = gelu(t1), y = t2 + r.
 constexpr Traffic short_unfused(long long rows, long long cols) {
   return elementwise_op(rows, cols, 1, 1)     // t1 = x + b
@@ -52,7 +54,9 @@ constexpr Traffic short_unfused(long long rows, long long cols) {
          + elementwise_op(rows, cols, 2, 0);  // y  = t2 + r
 }
 // The same chain in one kernel: x, b and r read once, y written once. The minimum for any variant.
-constexpr Traffic short_fused(long long rows, long long cols) { return elementwise_op(rows, cols, 2, 1); }
+constexpr Traffic short_fused(long long rows, long long cols) {
+  return elementwise_op(rows, cols, 2, 1);
+}
 
 // y = gelu(x*s + b)*g + r as five kernels.
 constexpr Traffic long_unfused(long long rows, long long cols) {
@@ -62,20 +66,29 @@ constexpr Traffic long_unfused(long long rows, long long cols) {
          + elementwise_op(rows, cols, 1, 1)   // t2 = t1 * g
          + elementwise_op(rows, cols, 2, 0);  // y  = t2 + r
 }
-constexpr Traffic long_fused(long long rows, long long cols) { return elementwise_op(rows, cols, 2, 3); }
+constexpr Traffic long_fused(long long rows, long long cols) {
+  return elementwise_op(rows, cols, 2, 3);
+}
 
 // The peers: a copy (one tensor in, one out) and a read-only sum (one tensor in, one float out).
 constexpr Traffic copy(long long rows, long long cols) { return elementwise_op(rows, cols, 1, 0); }
-constexpr Traffic read_only(long long rows, long long cols) { return {tensor_bytes(rows, cols), 1}; }
+constexpr Traffic read_only(long long rows, long long cols) {
+  return {tensor_bytes(rows, cols), 1};
+}
 
 // Arithmetic, for the roofline. GELU as written, 0.5*z*(1 + erf(z/sqrt 2)), counts five operations
-// (the scale by 1/sqrt 2, erf, the add, two multiplies); each add or multiply of a chain counts one.
+// (the scale by 1/sqrt 2, erf, the add, two multiplies); each add or multiply of a chain counts
+// one.
 constexpr double kGeluFlops = 5;
-constexpr double short_flops(long long rows, long long cols) { return (1 + kGeluFlops + 1) * elements(rows, cols); }
-constexpr double long_flops(long long rows, long long cols) { return (2 + kGeluFlops + 2) * elements(rows, cols); }
+constexpr double short_flops(long long rows, long long cols) {
+  return (1 + kGeluFlops + 1) * elements(rows, cols);
+}
+constexpr double long_flops(long long rows, long long cols) {
+  return (2 + kGeluFlops + 2) * elements(rows, cols);
+}
 #line 124 "chapters/3.3-fusion.md"
 
-#line 203 "chapters/3.3-fusion.md"
+#line 216 "chapters/3.3-fusion.md"
 // Softmax of each row as three kernels: the max pass reads x and writes one float per row; the
 // exp-sum pass reads x and the maxima and writes one float per row; the normalize pass reads x and
 // both per-row floats and writes y.
@@ -85,14 +98,18 @@ constexpr Traffic softmax_three_pass(long long rows, long long cols) {
          Traffic{2 * tensor + 2 * per_row, 1};
 }
 // Online: the max and the rescaled sum in one read, then a second read to write y.
-constexpr Traffic softmax_online(long long rows, long long cols) { return {3 * tensor_bytes(rows, cols), 1}; }
+constexpr Traffic softmax_online(long long rows, long long cols) {
+  return {3 * tensor_bytes(rows, cols), 1};
+}
 // The row kept in registers between the statistics and the write: one read, one write.
-constexpr Traffic softmax_registers(long long rows, long long cols) { return {2 * tensor_bytes(rows, cols), 1}; }
+constexpr Traffic softmax_registers(long long rows, long long cols) {
+  return {2 * tensor_bytes(rows, cols), 1};
+}
 // Per element: a max, a subtract, an exp, an add and a multiply.
 constexpr double softmax_flops(long long rows, long long cols) { return 5 * elements(rows, cols); }
 #line 126 "chapters/3.3-fusion.md"
 
-#line 224 "chapters/3.3-fusion.md"
+#line 241 "chapters/3.3-fusion.md"
 // Every byte at the copy ceiling, every launch at the back-to-back launch cost:
 // t = Q / B_copy + k * t_launch_tp.
 constexpr double predicted_time(Traffic t, double copy_bandwidth, double launch_time) {
@@ -100,13 +117,16 @@ constexpr double predicted_time(Traffic t, double copy_bandwidth, double launch_
 }
 // The same kernels replayed from a CUDA graph: the same bytes, one launch of the graph, and k nodes
 // at t_graph_node each.
-constexpr double predicted_graph_time(Traffic t, double copy_bandwidth, double launch_time, double node_time) {
+constexpr double predicted_graph_time(Traffic t, double copy_bandwidth, double launch_time,
+                                      double node_time) {
   return t.bytes / copy_bandwidth + launch_time + t.launches * node_time;
 }
 // What replacing `before` by `after` deletes, and the time that should buy.
 constexpr double bytes_deleted(Traffic before, Traffic after) { return before.bytes - after.bytes; }
-constexpr double predicted_saving(Traffic before, Traffic after, double copy_bandwidth, double launch_time) {
-  return predicted_time(before, copy_bandwidth, launch_time) - predicted_time(after, copy_bandwidth, launch_time);
+constexpr double predicted_saving(Traffic before, Traffic after, double copy_bandwidth,
+                                  double launch_time) {
+  return predicted_time(before, copy_bandwidth, launch_time) -
+         predicted_time(after, copy_bandwidth, launch_time);
 }
 // Chains per timed step. A small tensor's chain finishes on the GPU faster than the host can queue
 // its launches, so a real program made of such steps runs at the host's pace. One chain per timed
@@ -117,14 +137,16 @@ constexpr int chains_per_step(long long rows, long long cols) {
   const double n = elements(rows, cols), step = double(1 << 23);
   return n >= step ? 1 : int(step / n);
 }
-// R* = k t_launch_tp B_copy / q_row: the rows at which a variant's byte time equals its launch time.
-// Below it launches dominate and a graph helps; above it bytes dominate and only fusion helps.
-constexpr double crossover_rows(double bytes_per_row, int launches, double copy_bandwidth, double launch_time) {
+// R* = k t_launch_tp B_copy / q_row: the rows at which a variant's byte time equals its launch
+// time. Below it launches dominate and a graph helps; above it bytes dominate and only fusion
+// helps.
+constexpr double crossover_rows(double bytes_per_row, int launches, double copy_bandwidth,
+                                double launch_time) {
   return launches * launch_time * copy_bandwidth / bytes_per_row;
 }
 #line 128 "chapters/3.3-fusion.md"
 
-#line 263 "chapters/3.3-fusion.md"
+#line 285 "chapters/3.3-fusion.md"
 // Little's law per SM: the bytes each of sm_count multiprocessors must keep requested and not yet
 // returned to sustain `bandwidth` when a load takes `latency` seconds: B lambda / N_SM.
 constexpr double bytes_in_flight_needed_per_sm(double bandwidth, double latency, int sm_count) {

@@ -7,7 +7,8 @@
 namespace {
 using namespace launch::model;
 
-constexpr Costs kTypical{4e-6, 0.6e-6, 0.4e-6, 20e-6, 2.5e-6};  // t_launch_tp, t_node, t_body, t_hold, t_1
+constexpr Costs kTypical{4e-6, 0.6e-6, 0.4e-6, 20e-6,
+                         2.5e-6};  // t_launch_tp, t_node, t_body, t_hold, t_1
 
 TEST(LaunchModel, KernelTimeIsNodePlusBody) { EXPECT_DOUBLE_EQ(kernel_time(kTypical), 1e-6); }
 

@@ -120,7 +120,8 @@ constexpr double rung_wave_efficiency(const Rung& r, int64_t M, int64_t N, Machi
   return wave_efficiency(int64_t(blocks(r, M, N)), int64_t(r.blocks_per_sm) * m.sm_count);
 }
 constexpr double predicted_compute_time(const Rung& r, int64_t M, int64_t N, int64_t K, Machine m) {
-  return flops(M, N, K) / (efficiency(r.loop) * m.fp32_flops_per_s()) / rung_wave_efficiency(r, M, N, m);
+  return flops(M, N, K) / (efficiency(r.loop) * m.fp32_flops_per_s()) /
+         rung_wave_efficiency(r, M, N, m);
 }
 constexpr double predicted_memory_time(const Rung& r, int64_t M, int64_t N, int64_t K, Machine m) {
   return rung_bytes(r, M, N, K) / m.dram_bytes_per_s / rung_wave_efficiency(r, M, N, m);
@@ -130,7 +131,7 @@ constexpr double predicted_memory_time(const Rung& r, int64_t M, int64_t N, int6
 constexpr double predicted_time(const Rung& r, int64_t M, int64_t N, int64_t K, Machine m) {
   return std::max(predicted_compute_time(r, M, N, K, m), predicted_memory_time(r, M, N, K, m));
 }
-#line 244 "chapters/3.2-matmul.md"
+#line 245 "chapters/3.2-matmul.md"
 
 constexpr double warps(const Rung& r, int64_t M, int64_t N) {
   return blocks(r, M, N) * double(r.threads / 32);
@@ -154,7 +155,7 @@ constexpr double bank_conflicts(const Rung& r, int64_t M, int64_t N, int64_t K) 
   return warps(r, M, N) * (r.loop.conflict_wavefronts * k_steps(r, K) +
                            r.staging.conflict_wavefronts * tiles(r, K));
 }
-#line 275 "chapters/3.2-matmul.md"
+#line 276 "chapters/3.2-matmul.md"
 
 // Wavefronts of one shared-memory instruction with 4-byte accesses: word(lane) is the word
 // address lane 0..31 asks for; banks are words mod 32; each wavefront serves one word per bank.
@@ -168,7 +169,8 @@ constexpr int wavefronts_of_words(Word word) {
     for (int lane = 0; lane < 32; ++lane) {
       if (words[lane] % 32 != bank) continue;
       bool seen_before = false;
-      for (int other = 0; other < lane; ++other) seen_before = seen_before || words[other] == words[lane];
+      for (int other = 0; other < lane; ++other)
+        seen_before = seen_before || words[other] == words[lane];
       if (!seen_before) ++distinct;
     }
     most = std::max(most, distinct);
@@ -189,7 +191,7 @@ constexpr Staging transposed_staging(int bk, int lda, int a_float4s, int b_float
   const double a_stores = 4.0 * a_float4s;
   return Staging{a_stores * per_store + 4.0 * b_float4s, a_stores * (per_store - 1)};
 }
-#line 315 "chapters/3.2-matmul.md"
+#line 317 "chapters/3.2-matmul.md"
 
 // The ladder. Inner-loop counts per warp per k (derivations beside each kernel in the chapter):
 //   v1  1 FFMA, 2 loads + 1 address add; A's load touches 32 lines, B's is a broadcast: 33
@@ -204,8 +206,8 @@ constexpr Staging transposed_staging(int bk, int lda, int a_float4s, int b_float
 // Staging per warp per tile: v3, v4 one scalar store of each tile, v5 four of each, all rows of
 // 32 consecutive words; v6 to v8 transposed_staging (v6's rows unpadded, v7's padded by 4).
 //                                     tile        cover     threads  per SM  loop            bytes
-inline constexpr Rung kV1Naive{         1, 1, 1,     32, 32,   1024,    2,      {1, 4, 33},       4};
-inline constexpr Rung kV2Coalesced{     1, 1, 1,     32, 32,   1024,    2,      {1, 4, 2},        4};
+inline constexpr Rung kV1Naive{1, 1, 1, 32, 32, 1024, 2, {1, 4, 33}, 4};
+inline constexpr Rung kV2Coalesced{1, 1, 1, 32, 32, 1024, 2, {1, 4, 2}, 4};
 inline constexpr Rung kV3SmemTiled{     32, 32, 32,  32, 32,   1024,    2,      {1, 3, 2},        4,
                                         {2, 0}};
 inline constexpr Rung kV4Blocktile1d{   64, 64, 8,   64, 64,   512,     4,      {8, 17, 9},       4,
@@ -220,7 +222,7 @@ inline constexpr Rung kV8DoubleBuffered{128, 128, 8, 128, 128, 256,     2,      
                                         transposed_staging(8, 132, 1, 1)};
 
 }  // namespace matmul::model
-#line 2011 "chapters/3.2-matmul.md"
+#line 2015 "chapters/3.2-matmul.md"
 
 // v9's shapes as rungs. A lane's patch is (WM / 8) x (WN / 4) in 4 x 4 pieces; per k a warp
 // issues one 128-bit load per piece row and column, each a single wavefront.
@@ -239,7 +241,7 @@ constexpr Rung tuned_rung(TileShape s) {
 }
 
 }  // namespace matmul::model
-#line 2773 "chapters/3.2-matmul.md"
+#line 2780 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 

@@ -13,7 +13,8 @@
 //   littles_law_bandwidth         N_SM q / lambda
 //   streaming_bandwidth           min(N_SM q / lambda, B_read)
 //   saturation_bytes_in_flight    q* = lambda B_read / N_SM
-//   rods_time                     the rod kernel's time, one FP32 warp instruction per scheduler per cycle
+//   rods_time                     the rod kernel's time, one FP32 warp instruction per scheduler
+//   per cycle
 
 #include <algorithm>
 #include <cstdint>
@@ -61,7 +62,9 @@ constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
 constexpr int round_up(int a, int unit) { return ceil_div(a, unit) * unit; }
 
 // w_b = ceil(T / 32).
-constexpr int warps_per_block(const SmLimits& sm, int threads) { return ceil_div(threads, sm.warp_size); }
+constexpr int warps_per_block(const SmLimits& sm, int threads) {
+  return ceil_div(threads, sm.warp_size);
+}
 
 // W_SM.
 constexpr int max_warps_per_sm(const SmLimits& sm) { return sm.max_threads_per_sm / sm.warp_size; }
@@ -94,8 +97,9 @@ constexpr int blocks_by_registers(const SmLimits& sm, const KernelUse& kernel) {
 
 // s_b = ceil((s_static + s_dynamic + s_r) / u_S) u_S.
 constexpr int shared_per_block(const SmLimits& sm, const KernelUse& kernel) {
-  return round_up(kernel.static_shared_bytes + kernel.dynamic_shared_bytes + sm.shared_reserved_per_block,
-                  sm.shared_unit);
+  return round_up(
+      kernel.static_shared_bytes + kernel.dynamic_shared_bytes + sm.shared_reserved_per_block,
+      sm.shared_unit);
 }
 
 // b_smem = floor(S / s_b); zero when one block asks for more than a block may have.
@@ -111,7 +115,8 @@ constexpr Residency resident(const SmLimits& sm, const KernelUse& kernel) {
   if (kernel.threads_per_block < 1 || kernel.threads_per_block > sm.max_threads_per_block) return r;
   const int limits[] = {blocks_by_warps(sm, kernel), blocks_by_registers(sm, kernel),
                         blocks_by_shared(sm, kernel), sm.max_blocks_per_sm};
-  const Limiter names[] = {Limiter::warps, Limiter::registers, Limiter::shared_memory, Limiter::blocks};
+  const Limiter names[] = {Limiter::warps, Limiter::registers, Limiter::shared_memory,
+                           Limiter::blocks};
   int best = 0;
   for (int i = 1; i < 4; ++i) {
     if (limits[i] < limits[best]) best = i;
@@ -125,7 +130,8 @@ constexpr Residency resident(const SmLimits& sm, const KernelUse& kernel) {
 }
 
 // q = warps per SM x 32 threads x bytes each thread has in flight.
-constexpr double bytes_in_flight_per_sm(int warps_per_sm, int bytes_per_thread, int warp_size = 32) {
+constexpr double bytes_in_flight_per_sm(int warps_per_sm, int bytes_per_thread,
+                                        int warp_size = 32) {
   return static_cast<double>(warps_per_sm) * warp_size * bytes_per_thread;
 }
 
@@ -153,12 +159,14 @@ constexpr std::int64_t rod_instructions_per_step(int cells) { return 3LL * (cell
 // else costs: rounds = ceil(rods / (N_SM b T)) rounds, each of (b w_b / P) warps per scheduler x
 // steps x rod_instructions_per_step cycles.
 constexpr double rods_time(std::int64_t rods, int steps, int cells, int sm_count, int blocks_per_sm,
-                           int threads_per_block, double clock_hz, const SmLimits& sm = SmLimits{}) {
+                           int threads_per_block, double clock_hz,
+                           const SmLimits& sm = SmLimits{}) {
   const std::int64_t threads_per_round =
       static_cast<std::int64_t>(sm_count) * blocks_per_sm * threads_per_block;
   const std::int64_t rounds = (rods + threads_per_round - 1) / threads_per_round;
   const double warps_per_scheduler =
-      static_cast<double>(blocks_per_sm * warps_per_block(sm, threads_per_block)) / sm.sub_partitions;
+      static_cast<double>(blocks_per_sm * warps_per_block(sm, threads_per_block)) /
+      sm.sub_partitions;
   const double cycles_per_round =
       warps_per_scheduler * steps * static_cast<double>(rod_instructions_per_step(cells));
   return static_cast<double>(rounds) * cycles_per_round / clock_hz;

@@ -54,7 +54,7 @@ struct Plan {
   int launches = 0;                    // stream operations per call: kernels and memsets
   int bytes_in_flight_per_thread = 0;  // loads one thread has outstanding at once, in bytes
   std::size_t addition_depth = 0;      // the most additions any input passes through
-  double bytes_moved = 0;              // global memory bytes, each counted once (model::bytes_moved)
+  double bytes_moved = 0;  // global memory bytes, each counted once (model::bytes_moved)
 };
 
 using Launcher = void (*)(const float* in, std::size_t n, float* out, Workspace& ws,

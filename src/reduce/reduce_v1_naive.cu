@@ -8,8 +8,10 @@
 namespace reduce {
 namespace kernels {
 
-// Writes the sum of in[blockIdx.x * B, +B) to partials[blockIdx.x]. Requires blockDim.x == kThreads.
-__global__ void v1_naive(const float* __restrict__ in, std::size_t n, float* __restrict__ partials) {
+// Writes the sum of in[blockIdx.x * B, +B) to partials[blockIdx.x]. Requires blockDim.x ==
+// kThreads.
+__global__ void v1_naive(const float* __restrict__ in, std::size_t n,
+                         float* __restrict__ partials) {
   __shared__ float tree[kThreads];  // (B): one value per thread
   const unsigned t = threadIdx.x;
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + t;

@@ -11,8 +11,8 @@
 //   sweep_bytes_loaded          the bytes one sweep launch loads
 //   reuse_flops, reuse_bytes    W = 2 r n and Q = 4 n + 4 T of the reuse kernel
 //   ridge_intensity             I* = F / B
-//   ridge_reuse                 r* = 2 F / B: the reuse at which arithmetic takes as long as traffic
-//   predicted_time              max(Q / B, W / F)
+//   ridge_reuse                 r* = 2 F / B: the reuse at which arithmetic takes as long as
+//   traffic predicted_time              max(Q / B, W / F)
 
 #include <cstdint>
 
@@ -56,7 +56,8 @@ constexpr std::int64_t sweep_loads_per_thread(std::int64_t count, std::int64_t b
 
 // The bytes one sweep launch loads: every thread makes the same number of 16-byte loads.
 constexpr double sweep_bytes_loaded(std::int64_t blocks, std::int64_t threads, std::int64_t loads) {
-  return 16.0 * static_cast<double>(blocks) * static_cast<double>(threads) * static_cast<double>(loads);
+  return 16.0 * static_cast<double>(blocks) * static_cast<double>(threads) *
+         static_cast<double>(loads);
 }
 
 // The reuse kernel on n floats with reuse r and T threads: r FMAs (2 FLOP each) per float, the
@@ -69,7 +70,9 @@ constexpr double reuse_bytes(std::int64_t n, std::int64_t threads) {
 }
 
 // I* = F / B: the intensity at which a kernel's arithmetic takes as long as its traffic.
-constexpr double ridge_intensity(double flop_rate, double bandwidth) { return flop_rate / bandwidth; }
+constexpr double ridge_intensity(double flop_rate, double bandwidth) {
+  return flop_rate / bandwidth;
+}
 
 // r* = 2 F / B: the reuse at which I(r) = 2r / 4 reaches I* (the threads' sums left out).
 constexpr double ridge_reuse(double flop_rate, double bandwidth) {

@@ -12,7 +12,8 @@ using namespace transpose::model;
 WarpAccess strided(std::int64_t stride_words, int bytes = 4, std::int64_t base = 0) {
   WarpAccess access;
   access.bytes = bytes;
-  for (int lane = 0; lane < kWarpSize; ++lane) access.address[lane] = base + lane * stride_words * 4;
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    access.address[lane] = base + lane * stride_words * 4;
   return access;
 }
 

@@ -39,10 +39,12 @@ TEST(WarpsModel, PerTripCountsAreTheLoopBodies) {
 TEST(WarpsModel, IdleLanesDoNotChangeTheCount) {
   // Every warp has lane 0 working, so the stride never changes W.
   for (int stride : {1, 2, 4, 8, 16, 32}) {
-    EXPECT_EQ(fma_lanes_instructions(1 << 22, 1024, stride), fma_lanes_instructions(1 << 22, 1024, 1));
+    EXPECT_EQ(fma_lanes_instructions(1 << 22, 1024, stride),
+              fma_lanes_instructions(1 << 22, 1024, 1));
   }
   // The same work in full warps: a thirty-second of the warps, a thirty-second of W.
-  EXPECT_EQ(32 * fma_lanes_instructions(1 << 17, 1024, 1), fma_lanes_instructions(1 << 22, 1024, 32));
+  EXPECT_EQ(32 * fma_lanes_instructions(1 << 17, 1024, 1),
+            fma_lanes_instructions(1 << 22, 1024, 32));
   EXPECT_EQ(fma_lanes_instructions(1 << 22, 1024, 1), (1 << 17) * (24 + 13 + 7 * 1024));
 }
 

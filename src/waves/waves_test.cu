@@ -31,7 +31,8 @@ void expect_each_once(const Records& records, const std::vector<std::int64_t>& l
   ASSERT_EQ(done.size(), least_cycles.size());
   for (std::size_t i = 0; i < done.size(); ++i) {
     ASSERT_EQ(done[i], 1u) << "task " << i << " ran " << done[i] << " times";
-    ASSERT_GE(spun[i], least_cycles[i]) << "task " << i << " spun too few cycles (-1: never written)";
+    ASSERT_GE(spun[i], least_cycles[i])
+        << "task " << i << " spun too few cycles (-1: never written)";
   }
 }
 
@@ -59,7 +60,8 @@ TEST(Waves, EveryBlockRunsItsTaskOnce) {
     SCOPED_TRACE("b = " + std::to_string(b) + ", G = " + std::to_string(grid) +
                  ", seed = " + std::to_string(seed));
     Records records(static_cast<std::size_t>(grid));
-    waves::launch_block_per_task(grid, 2000, occupancy, records.done.data(), records.spun.data(), stream);
+    waves::launch_block_per_task(grid, 2000, occupancy, records.done.data(), records.spun.data(),
+                                 stream);
     stream.synchronize();
     expect_each_once(records, std::vector<std::int64_t>(grid, 2000));
   }
@@ -73,7 +75,8 @@ TEST(Waves, PersistentGridRunsEveryTaskOnce) {
                              draw(1, 5 * occupancy.wave(), bench::fresh_seed())}) {
     SCOPED_TRACE("tasks = " + std::to_string(tasks));
     Records records(static_cast<std::size_t>(tasks));
-    waves::launch_persistent(tasks, 1500, occupancy, records.done.data(), records.spun.data(), stream);
+    waves::launch_persistent(tasks, 1500, occupancy, records.done.data(), records.spun.data(),
+                             stream);
     stream.synchronize();
     expect_each_once(records, std::vector<std::int64_t>(tasks, 1500));
   }
