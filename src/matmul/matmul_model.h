@@ -222,7 +222,7 @@ inline constexpr Rung kV8DoubleBuffered{128, 128, 8, 128, 128, 256,     2,      
                                         transposed_staging(8, 132, 1, 1)};
 
 }  // namespace matmul::model
-#line 2030 "chapters/3.2-matmul.md"
+#line 2031 "chapters/3.2-matmul.md"
 
 // v9's shapes as rungs. A lane's patch is (WM / 8) x (WN / 4) in 4 x 4 pieces; per k a warp
 // issues one 128-bit load per piece row and column, each a single wavefront.
@@ -241,7 +241,7 @@ constexpr Rung tuned_rung(TileShape s) {
 }
 
 }  // namespace matmul::model
-#line 2795 "chapters/3.2-matmul.md"
+#line 2796 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 

@@ -101,6 +101,7 @@ TEST(MatmulModel, BankArithmeticByBruteForce) {
   // v5's loads at kk = 0, i = j = 0: thread_row = lane / 16, thread_col = lane % 16.
   EXPECT_EQ(wavefronts_of_words([](int lane) { return (lane / 16) * 8 * 8; }), 2);  // As
   EXPECT_EQ(wavefronts_of_words([](int lane) { return (lane % 16) * 8; }), 4);      // Bs
+  EXPECT_EQ(wavefronts_of_words([](int lane) { return (lane % 16) * 4; }), 2);  // TN = 4: two
   EXPECT_EQ(kV5Blocktile2d.loop.wavefronts, 8 * 2 + 8 * 4);
   EXPECT_EQ(kV5Blocktile2d.loop.conflict_wavefronts, 8 * (2 - 1) + 8 * (4 - 1));
 }
@@ -133,7 +134,7 @@ TEST(MatmulModel, WholeKernelCounts) {
 
 }  // namespace
 }  // namespace matmul::model
-#line 2051 "chapters/3.2-matmul.md"
+#line 2052 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 namespace {
@@ -169,7 +170,7 @@ TEST(MatmulModel, TunedShapes) {
 
 }  // namespace
 }  // namespace matmul::model
-#line 2853 "chapters/3.2-matmul.md"
+#line 2854 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 namespace {
