@@ -149,23 +149,73 @@ RUN_FIELDS = {
     'aggregate_name', 'aggregate_unit', 'error_occurred', 'error_message', 'label',
 }
 TIME_UNITS = {'ns': 1e-9, 'us': 1e-6, 'ms': 1e-3, 's': 1.0}
+# The unit rule of book/CONVENTIONS.md ("Units"); tangle/weaver/units.cpp applies the same rule to
+# records made before it. Keep the three in step.
 QUANTITY_UNITS = {
-    'time': 's', 'bytes': 'B', 'flops': 'FLOP', 'bandwidth': 'B/s', 'flop_rate': 'FLOP/s',
-    'sm_clock_mhz': 'MHz', 'latency': 's',
+    'time': 's', 'latency': 's', 'bytes': 'B', 'flops': 'FLOP', 'bandwidth': 'B/s',
+    'flop_rate': 'FLOP/s', 'sm_clock_mhz': 'MHz', 'read_ceiling': 'B/s', 'fetch_granularity': 'B',
+    # Times named before the rule (chapters 1.4 and 3.3): per step, per launch, a timeline.
+    'span': 's', 'kernel_mean': 's', 'gap_mean': 's', 'timer_resolution': 's', 'per_launch': 's',
+    'per_kernel': 's', 'per_node': 's', 'model_launch_tp': 's', 'model_node': 's', 'model_body': 's',
+    'model_single': 's',
 }
+# Counts and ratios: recorded with the unit "" (a plain number). A counter whose name is neither
+# here nor under a rule has no unit, and make measure refuses it.
+DIMENSIONLESS = {
+    'achieved_occupancy', 'agreements', 'blocks', 'blocks_per_sm', 'chains', 'compute_capability',
+    'configurations', 'divergent_warps', 'efficiency', 'elements', 'eta', 'global_load_requests',
+    'global_load_sectors', 'global_store_requests', 'global_store_sectors', 'grid', 'items', 'iters',
+    'kernels', 'launched_threads', 'launches', 'loads_per_thread', 'memory_bus_bits',
+    'model_bank_conflicts', 'model_load_lines', 'model_load_requests', 'model_load_sectors',
+    'model_loop_instructions', 'model_sectors_per_request', 'model_shared_requests',
+    'model_shared_wavefronts', 'model_store_requests', 'model_store_sectors',
+    'model_warp_instructions', 'occupancy', 'passes', 'predicted_blocks_per_sm',
+    'predicted_occupancy', 'predicted_warp_instructions', 'profiled_kernels', 'registers',
+    'registers_per_thread', 'resident_warps_per_sm', 'reuse', 'shared_bank_conflicts',
+    'shared_wavefronts', 'sm_count', 'throttled', 'tuned_index', 'warp_instructions', 'warps',
+    'warps_per_sm', 'wave_size', 'waves', 'working_threads',
+}
+DIMENSIONLESS_PREFIXES = ('stall_', 'limited_by_')
+TIMELINE = re.compile(r'k\d+_(start|end)')  # a kernel's start and end on a timeline
 
 
-
-def quantity_unit(name):
-    """The unit a counter is recorded in: the table above, else by its suffix (a model's
-    `predicted_time` is seconds, a `model_bytes` bytes), else none."""
+def unit_by_name(name):
+    """The unit a quantity's name gives by the rule (CONVENTIONS, "Units"): '' for a declared
+    dimensionless name, None for a name no rule covers."""
     if name in QUANTITY_UNITS:
         return QUANTITY_UNITS[name]
-    if name.endswith('_time'):
+    if name in DIMENSIONLESS or name.startswith(DIMENSIONLESS_PREFIXES):
+        return ''
+    if TIMELINE.fullmatch(name):
         return 's'
-    if name.endswith('_bytes'):
+    if name.endswith(('_time', '_latency', '_seconds')):
+        return 's'
+    if name.endswith('_bytes') or name.startswith('bytes_') or '_bytes_' in name:
         return 'B'
-    return ''
+    if name.endswith('_flops'):
+        return 'FLOP'
+    if name.endswith('_bandwidth'):
+        return 'B/s'
+    if name.endswith('_rate'):
+        return 'FLOP/s'
+    if name.endswith('_mhz'):
+        return 'MHz'
+    if name.endswith('_hz'):
+        return 'Hz'
+    return None
+
+
+def quantity_unit(name, benchmark='?', source='?'):
+    """The unit a counter is recorded in, by the rule; a MeasureError for a counter the rule gives
+    none, so that no record holds a number without its unit."""
+    unit = unit_by_name(name)
+    if unit is None:
+        raise MeasureError(f'{source}: benchmark {benchmark}: the counter {name} has no unit: its name '
+                           'follows no rule of book/CONVENTIONS.md ("Units": *_time, *_bytes, '
+                           '*_bandwidth, *_rate, ...) and is not declared dimensionless; rename it '
+                           'by the rule, or declare it there, in tangle/measure.py and in '
+                           'tangle/weaver/units.cpp. Nothing of this chapter was written.')
+    return unit
 
 def result_key(run_name):
     """'reduce/v1/268435456/min_time:0.050/repeats:10/manual_time' -> 'reduce/v1@268435456'."""
@@ -231,7 +281,7 @@ def parse_benchmark_json(data, source):
         if 'sm_clock_mhz' in run:
             clocks.append(float(run['sm_clock_mhz']))
     results = {
-        key: {q: summarize(v, quantity_unit(q)) for q, v in quantities.items()}
+        key: {q: summarize(v, quantity_unit(q, key, source)) for q, v in quantities.items()}
         for key, quantities in samples.items()
     }
     return results, clocks

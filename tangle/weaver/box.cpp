@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "format.h"
 #include "spans.h"
 
 namespace weave {
@@ -11,6 +12,14 @@ std::string context_text(const nlohmann::json& context, const char* key) {
     auto it = context.find(key);
     if (it == context.end() || it->is_null()) return "";
     return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+// A clock of the context (recorded in MHz) to four significant digits with its unit: "1975 MHz",
+// not the recorded 1975.5510000000002.
+std::string clock_text(const nlohmann::json& context, const char* key) {
+    auto it = context.find(key);
+    if (it == context.end() || !it->is_number()) return context_text(context, key);
+    return significant(it->get<double>(), 4, true) + " MHz";
 }
 
 std::string escape_cell(std::string text) {
@@ -83,11 +92,11 @@ std::vector<std::string> render_box(const BoxInput& in, Diagnostics& diagnostics
     std::vector<std::string> facts;
     for (auto [label, key] : {std::pair{"CUDA runtime ", "runtime"}, {"driver ", "driver"}, {"nvcc ", "nvcc"}})
         if (std::string v = context_text(context, key); !v.empty()) facts.push_back(label + v);
-    std::string start = context_text(context, "sm_clock_start_mhz"), end = context_text(context, "sm_clock_end_mhz"),
-                max = context_text(context, "sm_clock_max_mhz");
+    std::string start = clock_text(context, "sm_clock_start_mhz"), end = clock_text(context, "sm_clock_end_mhz"),
+                max = clock_text(context, "sm_clock_max_mhz");
     if (!start.empty() || !end.empty())
-        facts.push_back("SM clock " + (start.empty() ? "?" : start) + " MHz at the start, " + (end.empty() ? "?" : end) +
-                        " MHz at the end" + (max.empty() ? "" : " (max " + max + " MHz)"));
+        facts.push_back("SM clock " + (start.empty() ? "?" : start) + " at the start, " + (end.empty() ? "?" : end) +
+                        " at the end" + (max.empty() ? "" : " (max " + max + ")"));
     if (!facts.empty()) {
         std::string line;
         for (const auto& f : facts) line += (line.empty() ? "" : " · ") + f;

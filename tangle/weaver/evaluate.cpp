@@ -9,6 +9,14 @@ namespace {
 
 Value error_value(std::string message) { return {Value::State::error, 0, {}, std::move(message)}; }
 
+// A quantity that has no unit (recorded without one, its name under no rule) is an error where it
+// is woven: a number shown without its unit, or compared with one that has, says nothing checkable.
+Value no_unit(const std::string& what, const std::string& file) {
+    return error_value("'" + what + "' has no unit: " + file + " records it without one and its name follows no "
+                       "rule of book/CONVENTIONS.md (\"Units\"); name the counter by the rule (*_time, "
+                       "*_bytes, ...) or declare it dimensionless there and in the weaver and measure.py");
+}
+
 Value statistic_of(const Quantity& q, const std::string& statistic) {
     if (statistic == "min") return {Value::State::known, q.min, q.unit, ""};
     if (statistic == "max") return {Value::State::known, q.max, q.unit, ""};
@@ -41,7 +49,7 @@ TermValue Scope::machine_term(const Term& term) const {
     }
     const Machine& m = *store_.machine;
     if (auto it = m.ceilings.find(term.quantity); it != m.ceilings.end()) {
-        out.value = statistic_of(it->second, term.statistic);
+        out.value = it->second.unit.known ? statistic_of(it->second, term.statistic) : no_unit(term.text(), m.file);
         out.detail = describe(it->second, term.statistic);
         return out;
     }
@@ -52,6 +60,10 @@ TermValue Scope::machine_term(const Term& term) const {
             return out;
         }
         ParsedUnit unit = unit_of_property(term.quantity);
+        if (!unit.unit.known) {
+            out.value = no_unit(term.text(), m.file);
+            return out;
+        }
         out.value = {Value::State::known, property->get<double>() * unit.scale, unit.unit, ""};  // no statistic
         out.detail = "device property";
         return out;
@@ -96,7 +108,8 @@ TermValue Scope::lookup(const Term& term) const {
                                     "' (it has: " + list_names(quantities) + ")" + hint);
             return out;
         }
-        out.value = statistic_of(q->second, term.statistic);
+        out.value = q->second.unit.known || term.statistic == "spread" ? statistic_of(q->second, term.statistic)
+                                                                        : no_unit(term.text(), holder->file);
         out.detail = describe(q->second, term.statistic);
         return out;
     }
@@ -125,7 +138,7 @@ TermValue Scope::lookup(const Term& term) const {
 }
 
 Value Scope::eval(const Expr& e, Evaluation& out) const {
-    if (e.op == Expr::Op::number) return {Value::State::known, e.number, units::none, ""};
+    if (e.op == Expr::Op::number) return {Value::State::known, e.number, e.unit, ""};
     if (e.op == Expr::Op::term) {
         TermValue t = lookup(e.term);
         out.terms.push_back(t);

@@ -1,5 +1,7 @@
 #include "expression.h"
 
+#include "format.h"
+
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -123,6 +125,23 @@ private:
             e->number = std::strtod(start, &end);
             if (end == start) fail("a number was expected");
             i_ += end - start;
+            size_t after = i_;  // a unit after a space: `128 B`, `256 KiB`; else the number is plain
+            skip();
+            size_t word = i_;
+            while (i_ < s_.size() && (std::isalpha(static_cast<unsigned char>(s_[i_])) || s_[i_] == '/' ||
+                                      static_cast<unsigned char>(s_[i_]) >= 0x80))
+                ++i_;
+            std::string text = s_.substr(word, i_ - word);
+            std::string shown;
+            auto unit = i_ > after && word > after ? parse_fixed_unit(text, shown) : std::nullopt;
+            if (unit && (i_ >= s_.size() || !key_char(s_[i_]))) {
+                e->number *= unit->first;
+                e->unit = unit->second;
+                e->unit_text = text;
+                e->unit_factor = unit->first;
+            } else {
+                i_ = after;
+            }
             return e;
         }
         if (!name_start(c)) { fail(std::string("'") + c + "' cannot start a value"); return e; }
@@ -222,8 +241,8 @@ std::string to_text(const Expr& e) {
     switch (e.op) {
         case Expr::Op::number: {
             char buffer[32];
-            std::snprintf(buffer, sizeof buffer, "%.12g", e.number);
-            return buffer;
+            std::snprintf(buffer, sizeof buffer, "%.12g", e.number / e.unit_factor);
+            return e.unit_text.empty() ? std::string(buffer) : std::string(buffer) + " " + e.unit_text;
         }
         case Expr::Op::term: return e.term.text();
         case Expr::Op::neg: return "-" + grouped(e.left);

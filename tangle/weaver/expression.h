@@ -6,15 +6,20 @@
 //   product    := power (("*" | "/") power)*
 //   power      := unary ("^" power)?
 //   unary      := "-" unary | primary
-//   primary    := NUMBER | "(" sum ")" | KEY ":" QUANTITY
+//   primary    := NUMBER UNIT? | "(" sum ")" | KEY ":" QUANTITY
 //
 // A KEY is a result key (`reduce/v1_naive@2^28`, `matmul/v3@4096x4096x4096`) or `machine`; it
 // may hold letters, digits and / @ ^ x . _ -, so operators beside a key need a space before them.
 // A QUANTITY is a name with an optional statistic: time, time.min, time.max, time.spread.
+// A NUMBER is a plain number unless a UNIT follows it after a space, spelt as a fixed fmt is
+// (`128 B`, `256 KiB`, `1 us`, `2 GHz`): a literal that is a size or a time keeps its unit, so
+// `machine : shared_bandwidth / (128 B * machine : sm_count * machine : sm_clock_max_mhz)` is a ratio.
 #pragma once
 #include <memory>
 #include <optional>
 #include <string>
+
+#include "units.h"
 
 namespace weave {
 
@@ -31,7 +36,10 @@ using ExprPtr = std::shared_ptr<const Expr>;
 struct Expr {
     enum class Op { number, term, neg, add, sub, mul, div, pow, lt, le, gt, ge, both };
     Op op = Op::number;
-    double number = 0;
+    double number = 0;       // in base units
+    Unit unit = units::none;  // of a number written with a unit
+    std::string unit_text;    // as written: "KiB"
+    double unit_factor = 1;   // KiB: 1024
     Term term;
     ExprPtr left, right;  // right is empty for neg
 };

@@ -59,13 +59,13 @@ std::string default_text(double value, const Unit& unit, int digits) {
     if (unit == units::flops_per_s) return with_prefix(value, si_up, "FLOP/s", digits);
     if (unit == units::flops) return with_prefix(value, si_up, "FLOP", digits);
     if (unit == units::hertz) return with_prefix(value, si_up, "Hz", digits);
-    if (!unit.known) return plain_number(value, digits) + (*unit.suffix ? std::string(" ") + unit.suffix : "");
     if (unit == units::none) return plain_number(value, digits);
     return significant(value, digits) + " " + to_string(unit);
 }
 
 // A fixed unit: an optional prefix and one of the base units, e.g. "us", "GB/s", "TFLOP/s", "MiB".
 std::optional<std::pair<double, Unit>> parse_fixed(const std::string& fmt, std::string& shown) {
+    if (fmt.empty()) return std::nullopt;
     static const std::vector<std::pair<std::string, Unit>> bases = {
         {"FLOP/s", units::flops_per_s}, {"FLOP/B", units::flops_per_byte}, {"B/s", units::bytes_per_s},
         {"FLOP", units::flops}, {"Hz", units::hertz}, {"B", units::bytes}, {"s", units::seconds}};
@@ -86,6 +86,10 @@ std::optional<std::pair<double, Unit>> parse_fixed(const std::string& fmt, std::
 
 }  // namespace
 
+std::optional<std::pair<double, Unit>> parse_fixed_unit(const std::string& text, std::string& shown) {
+    return parse_fixed(text, shown);
+}
+
 std::string significant(double value, int digits, bool strip_zeros) {
     if (!std::isfinite(value)) return value != value ? "NaN" : (value > 0 ? "∞" : "-∞");
     double rounded = round_significant(value, digits);
@@ -104,9 +108,14 @@ std::string significant(double value, int digits, bool strip_zeros) {
 std::optional<std::string> format_value(double value, const Unit& unit, const std::string& fmt,
                                         int digits, std::string& error) {
     if (digits < 1 || digits > 12) { error = "digits must be between 1 and 12"; return std::nullopt; }
+    if (!unit.known) {
+        error = "the value has no unit: a quantity recorded without one whose name follows no rule of "
+                "book/CONVENTIONS.md (\"Units\"); name it by the rule or declare it dimensionless";
+        return std::nullopt;
+    }
     if (fmt.empty()) return default_text(value, unit, digits);
     if (fmt == "%" || fmt == "x") {
-        if (unit.known && !unit.dimensionless()) {
+        if (!unit.dimensionless()) {
             error = "fmt=\"" + fmt + "\" needs a ratio, but the expression's unit is " + to_string(unit) +
                     ": divide by a quantity of the same unit";
             return std::nullopt;
@@ -119,13 +128,11 @@ std::optional<std::string> format_value(double value, const Unit& unit, const st
         error = "unknown fmt=\"" + fmt + "\": use \"%\", \"x\" or a unit such as \"us\", \"ms\", \"GB/s\", \"TFLOP/s\"";
         return std::nullopt;
     }
-    if (unit.known && !(fixed->second == unit)) {  // an unknown unit is taken to be in base units
+    if (!(fixed->second == unit)) {
         error = "fmt=\"" + fmt + "\" is a unit of " + to_string(fixed->second) + ", but the value is in " +
                 (unit.dimensionless() ? std::string("no unit (a plain number)") : to_string(unit));
         return std::nullopt;
     }
-    // A clock recorded in MHz (a *_mhz quantity) is in MHz, not in the base unit Hz.
-    if (!unit.known && std::string(unit.suffix) == "MHz" && fixed->second == units::hertz) value *= 1e6;
     return significant(value / fixed->first, digits) + " " + shown;
 }
 

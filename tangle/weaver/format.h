@@ -4,6 +4,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "units.h"
 
@@ -13,6 +14,10 @@ namespace weave {
 // does not match the value's unit, returns nothing and says why in `error`.
 std::optional<std::string> format_value(double value, const Unit& unit, const std::string& fmt,
                                         int digits, std::string& error);
+
+// A fixed unit as fmt= and expression literals spell it ("us", "GB/s", "KiB", "MHz"): its factor
+// to base units and its unit; `shown` gets its printed form ("µs"). Empty for any other text.
+std::optional<std::pair<double, Unit>> parse_fixed_unit(const std::string& text, std::string& shown);
 
 // `value` to `digits` significant digits, in fixed notation ("1.20", "132", "0.00123");
 // with strip_zeros, trailing zeros after the point are dropped ("1.2").

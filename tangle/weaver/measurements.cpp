@@ -64,7 +64,7 @@ Record read_record(const nlohmann::json& j, const std::string& shown, Diagnostic
             continue;
         }
         for (const auto& [name, value] : quantities.items()) {
-            auto q = read_quantity(value, error);
+            auto q = read_quantity(value, error, name);
             if (!q) diagnostics.error(shown, 0, "result '" + key + "', quantity '" + name + "': " + error);
             else r.results[*normal][name] = *q;
         }
@@ -86,7 +86,7 @@ Machine read_machine(const nlohmann::json& j, const std::string& shown, Diagnost
     }
     for (const auto& [name, value] : ceilings->items()) {
         std::string error;
-        auto q = read_quantity(value, error);
+        auto q = read_quantity(value, error, name);
         if (!q) diagnostics.error(shown, 0, "ceiling '" + name + "': " + error);
         else m.ceilings[name] = *q;
     }
@@ -109,7 +109,7 @@ bool holds_records(const fs::path& folder) {
 
 }  // namespace
 
-std::optional<Quantity> read_quantity(const nlohmann::json& value, std::string& error) {
+std::optional<Quantity> read_quantity(const nlohmann::json& value, std::string& error, const std::string& name) {
     // Every field is checked for its type before it is read: a record is input, and a string
     // where a number belongs must be an error naming the key, never an exception.
     auto fail = [&](std::string why) -> std::optional<Quantity> {
@@ -119,7 +119,7 @@ std::optional<Quantity> read_quantity(const nlohmann::json& value, std::string& 
     Quantity q;
     if (value.is_number())  // its unit would be a guess, and a wrong one gives unrelated unit errors later
         return fail("is a bare number (" + value.dump() + "): a quantity names its unit, {\"median\": " + value.dump() +
-                    ", \"unit\": \"s\"} (or \"B\", \"B/s\", \"\" for a plain count, ...)");
+                    ", \"unit\": \"s\"} (or \"B\", \"B/s\", \"1\" for a plain count, ...)");
     if (!value.is_object() || !value.contains("median") || !value["median"].is_number()) {
         error = "needs a numeric \"median\"" +
                 (value.is_object() && value.contains("median") ? " (it is " + value["median"].dump() + ")" : std::string()) +
@@ -137,7 +137,7 @@ std::optional<Quantity> read_quantity(const nlohmann::json& value, std::string& 
     if (value.contains("unit") && !value["unit"].is_string())
         return fail("has a \"unit\" that is not a string (" + value["unit"].dump() + "), such as \"s\" or \"B/s\"");
     const std::string unit_text = value.value("unit", std::string());
-    auto unit = parse_unit(unit_text);
+    auto unit = unit_of_quantity(name, unit_text);
     if (!unit) {
         error = "has the unit \"" + unit_text + "\", which the weaver does not know";
         return std::nullopt;

@@ -63,6 +63,9 @@ MeasurementStore load_measurements(const std::filesystem::path& root, const std:
 
 // Reads one quantity: {"median": ..., "min": ..., "max": ..., "n": ..., "unit": "s"}. A bare number,
 // a field of the wrong type, a negative median or one outside [min, max] is an error (in `error`).
-std::optional<Quantity> read_quantity(const nlohmann::json& value, std::string& error);
+// A quantity recorded with the unit "" (records made before every quantity named its unit) takes
+// the unit its `name` gives by the rule of book/CONVENTIONS.md, "Units" (units.h, unit_by_name).
+std::optional<Quantity> read_quantity(const nlohmann::json& value, std::string& error,
+                                      const std::string& name = "");
 
 }  // namespace weave

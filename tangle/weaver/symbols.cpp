@@ -67,7 +67,14 @@ std::string SymbolTable::names() const {
 Value symbol_value(const SymbolDef& symbol, const Scope& scope) {
     if (!symbol.expr) return {Value::State::error, 0, {}, "symbol " + symbol.name + " has no valid source"};
     Value v = scope.evaluate(*symbol.expr).result;
-    if (v.state == Value::State::known) v.unit = parse_unit(symbol.unit).value_or(ParsedUnit{}).unit;
+    if (v.state != Value::State::known) return v;
+    // The symbol's declared unit must be its source's: a source that forgot a MHz-to-Hz factor, or
+    // added one twice, is caught here rather than shown a million times off.
+    Unit declared = parse_unit(symbol.unit).value_or(ParsedUnit{}).unit;
+    if (symbol.unit.empty()) declared = units::none;
+    if (!(declared == v.unit))
+        return {Value::State::error, 0, {}, "symbol " + symbol.name + " is declared in \"" + symbol.unit +
+                "\" but its source gives " + (v.unit.dimensionless() ? std::string("a plain number") : to_string(v.unit))};
     return v;
 }
 

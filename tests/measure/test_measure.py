@@ -42,12 +42,45 @@ class ResultKey(unittest.TestCase):
 
 
 class QuantityUnit(unittest.TestCase):
-    def test_known_names_then_suffixes_then_none(self):
-        self.assertEqual(measure.quantity_unit('bandwidth'), 'B/s')
-        self.assertEqual(measure.quantity_unit('predicted_time'), 's')
-        self.assertEqual(measure.quantity_unit('model_bytes'), 'B')
-        self.assertEqual(measure.quantity_unit('bytes_in_flight_per_sm'), '')
-        self.assertEqual(measure.quantity_unit('waves'), '')
+    """The unit rule of book/CONVENTIONS.md ("Units"); tests/weave/units_test.cpp checks the
+    weaver's copy against the same names."""
+
+    def test_by_name_then_by_suffix(self):
+        expected = {
+            'time': 's', 'bytes': 'B', 'flops': 'FLOP', 'bandwidth': 'B/s', 'flop_rate': 'FLOP/s',
+            'latency': 's', 'read_ceiling': 'B/s', 'per_launch': 's', 'fetch_granularity': 'B',
+            'predicted_time': 's', 'floor_time': 's', 'block_time': 's', 'model_latency': 's',
+            'model_bytes': 'B', 'bytes_in_flight_per_sm': 'B', 'saturation_bytes_in_flight': 'B',
+            'fp32_flops': 'FLOP', 'predicted_bandwidth': 'B/s', 'dram_bandwidth': 'B/s',
+            'fp32_fma_rate': 'FLOP/s', 'sm_clock_mhz': 'MHz', 'k07_start': 's',
+        }
+        for name, unit in expected.items():
+            self.assertEqual(measure.quantity_unit(name), unit, name)
+
+    def test_declared_dimensionless(self):
+        for name in ('warp_instructions', 'sm_count', 'achieved_occupancy', 'stall_barrier',
+                     'limited_by_warps', 'throttled', 'eta', 'waves'):
+            self.assertEqual(measure.quantity_unit(name), '', name)
+
+    def test_a_counter_without_a_unit_is_refused(self):
+        data = {'benchmarks': [run('a/b', 0, 1.0, time_unit='ms', frobs=3.0)]}
+        with self.assertRaisesRegex(measure.MeasureError, r'x\.json: benchmark a/b: the counter frobs has no unit'):
+            measure.parse_benchmark_json(data, 'x.json')
+
+    def test_every_committed_quantity_has_a_unit_by_the_rule(self):
+        # The records made before the rule hold "" for some times and sizes: the rule gives each
+        # a unit (the weaver applies it when it reads them), and never contradicts one recorded.
+        folder = Path(__file__).resolve().parents[2] / 'book' / 'measurements'
+        records = sorted(folder.glob('*/*.json'))
+        self.assertTrue(records)
+        for path in records:
+            data = json.loads(path.read_text(encoding='utf-8'))
+            for key, quantities in data.get('results', {}).items():
+                for name, q in quantities.items():
+                    unit = measure.unit_by_name(name)
+                    self.assertIsNotNone(unit, f'{path.name}: {key}: {name}')
+                    if q.get('unit'):
+                        self.assertEqual(q['unit'], unit, f'{path.name}: {key}: {name}')
 
 
 class ParseBenchmark(unittest.TestCase):

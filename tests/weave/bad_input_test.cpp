@@ -48,6 +48,27 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"RecordWithoutMedian",
                  [](const FixtureBook& b) { b.replace(record, "\"median\": 4.0e-4,", ""); },
                  "1.json: error: result 'alpha/v2_fast@1048576', quantity 'time': needs a numeric \"median\""},
+        // A counter recorded without a unit whose name follows no rule of CONVENTIONS ("Units")
+        // is an error where it is woven, not a bare number on the page.
+        BadInput{"WovenValueWithoutAUnit",
+                 [](const FixtureBook& b) {
+                     b.replace(record, "\"bytes\": {\"median\": 4194304,",
+                               "\"frobs\": {\"median\": 3, \"unit\": \"\"}, \"bytes\": {\"median\": 4194304,");
+                     b.replace(alpha, "A plain div passes through,", "[alpha/v1_naive@2^20 : frobs]{.m} A plain div passes through,");
+                 },
+                 "'alpha/v1_naive@1048576 : frobs' has no unit"},
+        BadInput{"ClaimOnAValueWithoutAUnit",
+                 [](const FixtureBook& b) {
+                     b.replace(record, "\"bytes\": {\"median\": 4194304,",
+                               "\"frobs\": {\"median\": 3, \"unit\": \"\"}, \"bytes\": {\"median\": 4194304,");
+                     b.replace(alpha, "A plain div passes through,",
+                               "::: {.claim expr=\"alpha/v1_naive@2^20 : frobs < 4\"}\nFewer than four.\n:::\n\nA plain div passes through,");
+                 },
+                 "has no unit"},
+        BadInput{"SymbolSourceInTheWrongUnit",
+                 [](const FixtureBook& b) { b.replace("book/symbols.json", "\"source\": \"machine : sm_clock_max_mhz\"",
+                                                      "\"source\": \"machine : sm_clock_max_mhz * 1e6 * 1 s\""); },
+                 "declared in \"Hz\" but its source gives"},
         BadInput{"RecordForAnUnknownChapter",
                  [](const FixtureBook& b) {
                      std::string text = b.read(record);

@@ -26,7 +26,7 @@ TEST(Book, WeavesTheFixtureBook) {
     EXPECT_TRUE(contains(alpha, "[0.105%]{.measured"));
     EXPECT_TRUE(contains(alpha, "[2.5×]{.measured"));
     EXPECT_TRUE(contains(alpha, "faster, at [400 µs]{.measured"));  // a span wrapped over three lines
-    EXPECT_TRUE(contains(alpha, "[1980 MHz]{.measured"));
+    EXPECT_TRUE(contains(alpha, "[1.98 GHz]{.measured"));  // recorded in MHz, read into Hz once
     EXPECT_TRUE(contains(alpha, "`[alpha/v9@1 : time]{.m}`"));  // inline code untouched
     EXPECT_TRUE(contains(alpha, "// [alpha/v9@1 : time]{.m} inside a code block"));
     // No counts in the fixture's record: the caption says the points stand on the model's bytes.
@@ -313,6 +313,30 @@ TEST(Book, ANamedFigureWithoutItsKernelsIsAnError) {
     auto bad_run = bad.weave();
     EXPECT_EQ(bad_run.status, 2);
     EXPECT_TRUE(contains(bad_run.printed, "a kernel's 'figure' names one of the chapter's figures")) << bad_run.printed;
+}
+
+// A record made before every quantity named its unit ("unit": "" on a model's time, bytes and a
+// count): the weaver gives each the unit its name has by CONVENTIONS' rule, so the page and the
+// claim verdict show 1.50 ms, not 1.5×10^-3.
+TEST(Book, RecordsBeforeTheUnitRuleGetUnitsByName) {
+    FixtureBook book;
+    const std::string record = "book/measurements/testgpu/1.json";
+    book.replace(record, "\"bytes\": {\"median\": 4194304,",
+                 "\"predicted_time\": {\"median\": 1.5e-3, \"unit\": \"\"}, "
+                 "\"model_bytes\": {\"median\": 8388608, \"unit\": \"\"}, "
+                 "\"warp_instructions\": {\"median\": 941000000, \"unit\": \"\"}, \"bytes\": {\"median\": 4194304,");
+    book.replace("chapters/1-alpha.md", "A plain div passes through,",
+                 "Predicted [alpha/v1_naive@2^20 : predicted_time]{.m}, [alpha/v1_naive@2^20 : model_bytes]{.m}, "
+                 "[alpha/v1_naive@2^20 : warp_instructions]{.m} instructions.\n\n"
+                 "::: {.claim expr=\"alpha/v1_naive@2^20 : time < alpha/v1_naive@2^20 : predicted_time\"}\n"
+                 "Faster than predicted.\n:::\n\nA plain div passes through,");
+    auto run = book.weave();
+    ASSERT_EQ(run.status, 0) << run.printed;
+    std::string alpha = book.outputs()["1-alpha.md"];
+    EXPECT_TRUE(contains(alpha, "Predicted [1.50 ms]{.measured")) << alpha;
+    EXPECT_TRUE(contains(alpha, "[8 MiB]{.measured"));
+    EXPECT_TRUE(contains(alpha, "[9.41×10^8^]{.measured"));  // declared dimensionless: a count
+    EXPECT_TRUE(contains(alpha, "`alpha/v1_naive@1048576 : predicted_time` = 1.50 ms"));
 }
 
 }  // namespace

@@ -66,6 +66,23 @@ TEST(Expression, ClaimsCompareAndJoinWithAnd) {
     EXPECT_NE(failure("a/x@1 : time < 2").find("belongs in a claim"), std::string::npos);
 }
 
+// A literal may carry a unit, spelt as fmt= spells one: it is read into base units and written back
+// as it was; a word that is no unit after a number (a claim's "and") leaves the number plain.
+TEST(Expression, LiteralsWithUnits) {
+    ExprPtr e = parse("machine : sm_count * 256 KiB");
+    ASSERT_EQ(e->op, Expr::Op::mul);
+    EXPECT_DOUBLE_EQ(e->right->number, 262144);
+    EXPECT_EQ(e->right->unit, units::bytes);
+    EXPECT_EQ(to_text(*e), "machine : sm_count * 256 KiB");
+    EXPECT_EQ(parse("128 B * machine : sm_count")->left->unit, units::bytes);
+    EXPECT_EQ(parse("2 us")->unit, units::seconds);
+    EXPECT_DOUBLE_EQ(parse("2 us")->number, 2e-6);
+    EXPECT_EQ(parse("8 B / 2 FLOP")->right->unit, units::flops);
+    ExprPtr claim = parse("a/b@1 : time < 5 and a/b@1 : time > 1", true);
+    EXPECT_EQ(claim->op, Expr::Op::both);
+    EXPECT_EQ(claim->left->right->unit, units::none);
+}
+
 TEST(Expression, ErrorsSayWhatAndWhere) {
     EXPECT_NE(failure("reduce/v1 + 2").find("needs ' : quantity'"), std::string::npos);
     EXPECT_NE(failure("(1 + 2").find("not closed"), std::string::npos);

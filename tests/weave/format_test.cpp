@@ -47,9 +47,24 @@ TEST(Format, PlainNumbers) {
     EXPECT_EQ(shown(132, units::none), "132");
     EXPECT_EQ(shown(0.9312, units::none), "0.931");
     EXPECT_EQ(shown(268435456, units::none), "2.68×10^8^");
-    EXPECT_EQ(shown(1980, units::megahertz_as_recorded), "1980 MHz");
-    EXPECT_EQ(shown(1980, units::megahertz_as_recorded, "MHz"), "1980 MHz");  // recorded in MHz
-    EXPECT_EQ(shown(1980, units::megahertz_as_recorded, "GHz"), "1.98 GHz");
+}
+
+// A clock recorded in MHz is read into Hz once (parse_unit's scale) and shown with one prefix:
+// appendix A printed "0.00152 MHz" when a *_mhz value was rescaled a second time in the format.
+TEST(Format, ClocksRescaledOnce) {
+    ParsedUnit mhz = *parse_unit("MHz");
+    EXPECT_EQ(shown(1520 * mhz.scale, mhz.unit), "1.52 GHz");
+    EXPECT_EQ(shown(1520 * mhz.scale, mhz.unit, "MHz"), "1520 MHz");
+    EXPECT_EQ(shown(1980 * mhz.scale, mhz.unit, "GHz"), "1.98 GHz");
+    ParsedUnit property = unit_of_property("sm_clock_max_mhz");
+    EXPECT_EQ(shown(1980 * property.scale, property.unit, "MHz"), "1980 MHz");
+}
+
+// A value without a unit is refused, whatever the fmt; a declared dimensionless one is a number.
+TEST(Format, NoUnitIsAnError) {
+    for (const char* fmt : {"", "ms", "%", "x"})
+        EXPECT_NE(refused(2e-3, units::unknown, fmt).find("has no unit"), std::string::npos) << fmt;
+    EXPECT_EQ(shown(9.41e8, units::none), "9.41×10^8^");
 }
 
 TEST(Format, PercentAndRatio) {
@@ -66,7 +81,6 @@ TEST(Format, FixedUnits) {
     EXPECT_EQ(shown(1.5e-3, units::seconds, "us"), "1500 µs");
     EXPECT_EQ(shown(4.266e12, units::bytes_per_s, "GB/s"), "4270 GB/s");
     EXPECT_EQ(shown(5.07e13, units::flops_per_s, "TFLOP/s"), "50.7 TFLOP/s");
-    EXPECT_EQ(shown(2e-3, units::unknown, "ms"), "2.00 ms");  // a counter recorded without a unit
     EXPECT_NE(refused(1e-3, units::seconds, "GB/s").find("is a unit of B/s"), std::string::npos);
     EXPECT_NE(refused(1e-3, units::seconds, "furlongs").find("unknown fmt"), std::string::npos);
 }

@@ -79,8 +79,18 @@ TEST(Evaluate, UnitsFollowTheArithmetic) {
     EXPECT_EQ(eval("alpha/v1_naive@2^20 : time / alpha/v2_fast@2^20 : time").unit, units::none);
     EXPECT_DOUBLE_EQ(eval("alpha/v1_naive@2^20 : time / alpha/v2_fast@2^20 : time").number, 2.5);
     EXPECT_NE(eval("alpha/v1_naive@2^20 : time + machine : l2_bytes").message.find("cannot add s and B"), std::string::npos);
-    // Device properties with no trusted unit: the author's arithmetic decides, nothing is refused.
-    EXPECT_FALSE(eval("2 * machine : memory_clock_mhz * 1e6 * machine : memory_bus_bits / 8").unit.known);
+    // Device properties take their unit by name (a clock in MHz is read into Hz once), and a
+    // literal may carry one: the DRAM peak is a rate, not a frequency.
+    EXPECT_EQ(eval("2 * machine : memory_clock_mhz * machine : memory_bus_bits * 1 B / 8").unit, units::bytes_per_s);
+    EXPECT_DOUBLE_EQ(eval("2 * machine : memory_clock_mhz * machine : memory_bus_bits * 1 B / 8").number,
+                     2 * 3201e6 * 6144 / 8);
+    EXPECT_EQ(eval("machine : sm_clock_max_mhz").unit, units::hertz);
+    EXPECT_DOUBLE_EQ(eval("machine : sm_clock_max_mhz").number, 1980e6);
+    EXPECT_EQ(eval("machine : sm_count * 256 KiB").unit, units::bytes);
+    EXPECT_DOUBLE_EQ(eval("machine : sm_count * 256 KiB").number, 132 * 262144.0);
+    // The forgotten-factor mistake the unit rule now catches: a frequency is no bandwidth.
+    EXPECT_NE(eval("machine : l2_bytes / alpha/v1_naive@2^20 : time + 2 * machine : memory_clock_mhz")
+                  .message.find("cannot add B/s and Hz"), std::string::npos);
     EXPECT_NE(eval("1 / (machine : sm_count - 132)").message.find("division by zero"), std::string::npos);
 }
 
