@@ -8,10 +8,13 @@ For every chapter of book/chapters.txt (or the one --chapter names, by id or pat
   4. add the context (the benchmark's, nvidia-smi's driver, nvcc's version), the chapter's
      tangled sources and their SHA-256;
   5. make <out>/<gpu-slug>/<id>.json; for appendix A (src: bench) also machine.json;
-  6. for the result keys of the front matter's `profile:` list, add ncu's hardware counters
+  6. run the front matter's `peers:` scripts (someone else's kernels, e.g. PyTorch's), which print
+     Google Benchmark JSON, and merge their results (a script that exits with PEER_SKIP is
+     skipped with one line: the GPU machine may lack what it needs);
+  7. for the result keys of the front matter's `profile:` list, add ncu's hardware counters
      (tangle/ncu.py; said in one line and skipped where there is no ncu; a failure leaves the
      record with its timings only and makes the exit status 1);
-  7. once every chapter is measured, write all the records as a set: on any error before that,
+  8. once every chapter is measured, write all the records as a set: on any error before that,
      none is written, so records of two runs never stand side by side.
 The record format is book/CONVENTIONS.md's. Python's standard library only.
 """
@@ -579,6 +582,61 @@ def run_benchmarks(binary, scratch):
     return read_json(output, 'benchmark binary')
 
 
+# A peer script's exit status for "cannot run here" (no PyTorch, no GPU it can use): the
+# convention of automake's test drivers.
+PEER_SKIP = 77
+
+
+def run_peer(root, script, where):
+    """Google Benchmark JSON from one peer script (run with this Python), or None when it exits
+    with PEER_SKIP; its last line on stderr says why, and is printed."""
+    path = Path(root) / script
+    if not path.is_file():
+        raise MeasureError(f'{where}: peers: names {script}, which is not a file; run make tangle')
+    print(f'measure: {script} (peer)', flush=True)
+    completed = subprocess.run([sys.executable, str(path)], capture_output=True, text=True)
+    reason = (completed.stderr.strip().split('\n') or [''])[-1]
+    if completed.returncode == PEER_SKIP:
+        print(f'measure: peer {script} skipped: {reason}', file=sys.stderr)
+        return None
+    if completed.returncode != 0:
+        sys.stderr.write(completed.stderr)
+        raise MeasureError(f'{script}: the peer script exited with status {completed.returncode} '
+                           f'({reason}); fix it, or make it exit with {PEER_SKIP} where it cannot run')
+    try:
+        return json.loads(completed.stdout)
+    except json.JSONDecodeError as error:
+        raise MeasureError(f'{script}: line {error.lineno} of its output is not JSON ({error.msg}); '
+                           'a peer script prints Google Benchmark JSON and nothing else on stdout')
+
+
+def merge_peer_results(results, peer_results, script):
+    """Adds a peer's results to the chapter's; a key both give is an error, not an overwrite."""
+    for key, quantities in peer_results.items():
+        if key in results:
+            raise MeasureError(f'{script}: gives the result key {key}, which the chapter\'s own '
+                               'benchmark gives too; rename one of them')
+        results[key] = quantities
+
+
+def measure_peers(root, scripts, results, where):
+    """Runs every peer script, merges its results; {script: its context} of those that ran."""
+    if scripts is None:
+        return {}
+    if not isinstance(scripts, list):
+        raise MeasureError(f'{where}: peers: must be a list of script paths, e.g. '
+                           '["src/attention/sdpa_peer.py"]')
+    contexts = {}
+    for script in scripts:
+        data = run_peer(root, script, where)
+        if data is None:
+            continue
+        peer_results, _ = parse_benchmark_json(data, script)
+        merge_peer_results(results, peer_results, script)
+        contexts[script] = data.get('context', {})
+    return contexts
+
+
 def query_nvidia_smi():
     """(driver version, GPU name) of the first GPU, or None."""
     try:
@@ -623,6 +681,8 @@ def measure_chapter(root, build, out_root, chapter, front, scratch, pending):
     else:
         benchmark = run_benchmarks(bench_binary, scratch)
     results, clocks = parse_benchmark_json(benchmark, bench_binary or chapter)
+    peers = measure_peers(root, front.get('peers'), results,
+                          f'{chapter}:{getattr(front, "lines", {}).get("peers", 1)}')
     smi = query_nvidia_smi()
     context = build_context(benchmark.get('context', {}), clocks, smi, query_nvcc())
     gpu = context.get('gpu')
@@ -637,6 +697,8 @@ def measure_chapter(root, build, out_root, chapter, front, scratch, pending):
         'src': src, 'gpu': gpu, 'date': date, 'sources_sha256': digest, 'sources': sources,
         'context': context, 'tests': tests, 'results': results,
     }
+    if peers:
+        record['peers'] = peers  # each peer script's own context (its library versions)
     folder = Path(out_root) / gpu_slug(gpu)
     record_path = folder / f'{record["chapter"]}.json'
     pending.append((record_path, record))

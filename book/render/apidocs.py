@@ -28,6 +28,10 @@ class ApiError(Exception):
     pass
 
 
+# The suffixes book/Doxyfile's FILE_PATTERNS documents: the files a \ref on the main page can name.
+DOCUMENTED = ('.cuh', '.cu', '.h', '.hpp', '.cpp')
+
+
 def mainpage(chapters, src_dir):
     lines = ['# The book\'s code {#mainpage}', '',
              'Every file below is tangled from a chapter of the book; the chapter explains it, and is '
@@ -39,7 +43,10 @@ def mainpage(chapters, src_dir):
         lines.append('## <a href="../%s.html">%s %s</a>' % (chapter['basename'], chapter['id'], chapter['title']))
         lines.append('')
         for name in sorted(os.listdir(folder)):
-            lines.append('- `src/%s/%s`: \\ref %s' % (chapter['src'], name, name))
+            if name.endswith(DOCUMENTED):
+                lines.append('- `src/%s/%s`: \\ref %s' % (chapter['src'], name, name))
+            else:  # a script (a chapter's peer in Python): Doxygen makes no page to refer to
+                lines.append('- `src/%s/%s` (not C++: its chapter documents it)' % (chapter['src'], name))
         lines.append('')
     return '\n'.join(lines) + '\n'
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """figures/plots/*.py (waves-staircase.py, launch-timeline.py, occupancy-littles-law.py,
 transpose-ladder.py, coalescing-traffic.py, reuse-working-set.py, profile-speed-of-light.py,
-histogram-ladder.py): each draws its SVG from a record
+histogram-ladder.py, attention-traffic.py): each draws its SVG from a record
 byte-identically, draws a 'not measured' panel when the record is absent (so the page's link is
 never broken), and exits 2 on a bad record."""
 import json
@@ -349,6 +349,50 @@ class HistogramLadderTest(PlotTest, unittest.TestCase):
         done = self.draw('a')
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn(b'not measured', self.svg('a'))
+
+def attention_record(counted=True):
+    """A synthetic chapter 4.3 record: the traffic sweep of both rungs, with or without ncu's counts."""
+    one = lambda v, unit='': {'median': v, 'min': v, 'max': v, 'n': 1, 'unit': unit}
+    results = {}
+    for b, h, n in ((16, 16, 1024), (4, 16, 2048), (1, 16, 4096), (1, 4, 8192), (1, 1, 16384)):
+        heads, d = b * h, 128
+        naive = heads * (12 * n * n + 8 * n * d)
+        flash, l2 = heads * 8 * n * d, heads * (4 * n * d + (n // 128) * 4 * n * d)
+        entry = {'bytes': one(naive, 'B'), 'time': one(naive / 4e12, 's')}
+        if counted:
+            entry['dram_bytes'] = one(naive * 0.9, 'B')
+        results['attention/v1_naive@%dx%dx%dx128x0' % (b, h, n)] = entry
+        entry = {'bytes': one(flash, 'B'), 'model_l2_bytes': one(l2, 'B'), 'time': one(1e-3, 's')}
+        if counted:
+            entry['dram_bytes'] = one(flash * 1.1, 'B')
+            entry['l2_bytes'] = one(l2 * 1.02, 'B')
+        results['attention/v2_flash@%dx%dx%dx128x0' % (b, h, n)] = entry
+    results['attention/v2_flash@4x16x4096x128x1'] = {'bytes': one(1.0, 'B')}  # not in the sweep
+    return {'gpu': 'NVIDIA H200', 'date': '2026-11-30T10:00:00Z', 'results': results}
+
+
+class AttentionTest(PlotTest, unittest.TestCase):
+    SCRIPT, RECORD, SVG = 'attention-traffic.py', '4.3.json', 'attention-traffic.svg'
+
+    def test_draws_byte_identically(self):
+        self.write(attention_record())
+        self.assert_draws_byte_identically()
+
+    def test_without_counters_says_so(self):
+        self.write(attention_record(counted=False))
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(b'no counters', self.svg('a'))
+
+    def test_a_record_without_the_sweep_is_an_error(self):
+        self.write({'results': {'attention/v2_flash@4x16x4096x128x0': {}}})
+        self.assert_an_error()
+
+    def test_a_sweep_point_without_its_model_is_an_error(self):
+        record = attention_record()
+        del record['results']['attention/v2_flash@1x4x8192x128x0']['bytes']
+        self.write(record)
+        self.assert_an_error('8192')
 
 if __name__ == '__main__':
     unittest.main()
