@@ -160,7 +160,9 @@ QUANTITY_UNITS = {
     # Times named before the rule (chapters 1.4 and 3.3): per step, per launch, a timeline.
     'span': 's', 'kernel_mean': 's', 'gap_mean': 's', 'timer_resolution': 's', 'per_launch': 's',
     'per_kernel': 's', 'per_node': 's', 'model_launch_tp': 's', 'model_node': 's', 'model_body': 's',
-    'model_single': 's',
+    'model_single': 's', 'predicted_saving': 's',
+    # ncu's clocks while profiling (4.2)
+    'sm_clock': 'Hz', 'dram_clock': 'Hz',
 }
 # Counts and ratios: recorded with the unit "" (a plain number). A counter whose name is neither
 # here nor under a rule has no unit, and make measure refuses it.
@@ -177,8 +179,13 @@ DIMENSIONLESS = {
     'registers_per_thread', 'resident_warps_per_sm', 'reuse', 'shared_bank_conflicts',
     'shared_wavefronts', 'sm_count', 'throttled', 'tuned_index', 'warp_instructions', 'warps',
     'warps_per_sm', 'wave_size', 'waves', 'working_threads',
+    # Module 4: counts, indices, fractions of a unit's peak, and rates per second of counted events
+    # (atomics, instructions: a count per second, printed as a plain number with its words).
+    'atomics_per_second', 'degree', 'instructions_per_second', 'issue_active',
+    'model_atomic_wavefronts', 'model_pipe_wavefronts', 'model_requests', 'model_sectors',
+    'model_wavefronts', 'model_wavefronts_lanes', 'predicted_binding', 'predicted_error',
 }
-DIMENSIONLESS_PREFIXES = ('stall_', 'limited_by_')
+DIMENSIONLESS_PREFIXES = ('stall_', 'limited_by_', 'sol_', 'pipe_')
 TIMELINE = re.compile(r'k\d+_(start|end)')  # a kernel's start and end on a timeline
 
 

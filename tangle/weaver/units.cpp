@@ -30,7 +30,8 @@ const std::map<std::string, std::string>& named_units() {
         // Times named before the rule (chapters 1.4 and 3.3): per step, per launch, a timeline.
         {"span", "s"}, {"kernel_mean", "s"}, {"gap_mean", "s"}, {"timer_resolution", "s"},
         {"per_launch", "s"}, {"per_kernel", "s"}, {"per_node", "s"}, {"model_launch_tp", "s"},
-        {"model_node", "s"}, {"model_body", "s"}, {"model_single", "s"},
+        {"model_node", "s"}, {"model_body", "s"}, {"model_single", "s"}, {"predicted_saving", "s"},
+        {"sm_clock", "Hz"}, {"dram_clock", "Hz"},  // ncu's clocks while profiling (4.2)
     };
     return names;
 }
@@ -49,6 +50,10 @@ const std::set<std::string>& dimensionless_names() {
         "registers_per_thread", "resident_warps_per_sm", "reuse", "shared_bank_conflicts",
         "shared_wavefronts", "sm_count", "throttled", "tuned_index", "warp_instructions", "warps",
         "warps_per_sm", "wave_size", "waves", "working_threads",
+        // Module 4: counts, indices, fractions of a unit's peak, rates per second of counted events.
+        "atomics_per_second", "degree", "instructions_per_second", "issue_active",
+        "model_atomic_wavefronts", "model_pipe_wavefronts", "model_requests", "model_sectors",
+        "model_wavefronts", "model_wavefronts_lanes", "predicted_binding", "predicted_error",
     };
     return names;
 }
@@ -59,7 +64,8 @@ std::optional<ParsedUnit> unit_by_name(const std::string& name) {
     auto ends = [&](const char* suffix) { return name.ends_with(suffix); };
     auto starts = [&](const char* prefix) { return name.starts_with(prefix); };
     if (auto it = named_units().find(name); it != named_units().end()) return parse_unit(it->second);
-    if (dimensionless_names().count(name) || starts("stall_") || starts("limited_by_"))
+    if (dimensionless_names().count(name) || starts("stall_") || starts("limited_by_") ||
+        starts("sol_") || starts("pipe_"))
         return ParsedUnit{units::none, 1};
     // k00_start, k49_end: a kernel's start and end on a timeline, in seconds.
     if (name.size() > 1 && name[0] == 'k' && std::isdigit(static_cast<unsigned char>(name[1])) &&
