@@ -2,7 +2,8 @@
 
 Reads the weaver's output (WOVEN_DIR: <chapter>.md, book.json, roofline-inputs.json) and the
 tangled code (src/), and writes the book into OUT_DIR: a page per chapter and an index, style.css,
-book.js, search-index.js, figures/, downloads/, api/ (Doxygen) and the EPUB.
+book.js, search-index.js and minisearch.js (the search library, from npm), print.html (the whole
+book on one page), figures/, downloads/, api/ (Doxygen) and the EPUB.
 
 Incremental and safe: OUT_DIR is copied as hard links into a staging folder beside it; only the
 outputs whose inputs changed (a digest per output, kept in .render/stamps.json) are made again,
@@ -11,6 +12,7 @@ A failure leaves the previous book as it was."""
 import argparse
 import concurrent.futures
 import glob
+import json
 import os
 import shutil
 import subprocess
@@ -22,7 +24,9 @@ import apidocs
 import book_index
 import downloads
 import epub
+import front
 import pages
+import print_view
 import search_index
 from stamps import State, digest, read_bytes, write_file
 
@@ -32,6 +36,14 @@ REPO = os.path.dirname(BOOK)
 ROOFLINE = os.path.join(REPO, 'figures', 'roofline.py')
 PLOTS = os.path.join(REPO, 'figures', 'plots')   # one script a figure: PLOT RECORDS_DIR OUT_DIR
 ASSETS = ['style.css', 'book.js']
+MINISEARCH_DIR = os.path.join(BOOK, 'node_modules', 'minisearch')
+MINISEARCH = os.path.join(MINISEARCH_DIR, 'dist', 'umd', 'index.js')
+MINISEARCH_LICENSE = os.path.join(MINISEARCH_DIR, 'LICENSE.txt')
+try:
+    with open(os.path.join(MINISEARCH_DIR, 'package.json')) as _f:
+        MINISEARCH_VERSION = json.load(_f)['version']
+except (OSError, ValueError, KeyError):
+    MINISEARCH_VERSION = '?'
 
 
 def stage(out):
@@ -67,15 +79,30 @@ def draw_figures(woven, staging):
         raise RuntimeError('figures/roofline.py failed (exit %d):\n%s' % (done.returncode, done.stderr.strip()))
 
 
-def draw_plots(woven, staging):
-    """Runs every figures/plots/*.py on this GPU's records; each writes its own SVG into figures/."""
+def records_dir(woven):
+    """book/measurements/<gpu-slug>/ of the GPU the weaver wove for (roofline-inputs.json)."""
     inputs = os.path.join(woven, 'roofline-inputs.json')
     slug = ''
     if os.path.exists(inputs):
-        import json
         with open(inputs) as f:
             slug = json.load(f).get('gpu_slug') or ''
-    records = os.path.join(BOOK, 'measurements', slug)
+    return os.path.join(BOOK, 'measurements', slug)
+
+
+def vendor_search(staging):
+    """The search library (MiniSearch, from npm: make deps runs npm ci in book/) into the book."""
+    if not os.path.exists(MINISEARCH):
+        raise RuntimeError('%s is missing: run make deps (it installs the search library with npm ci in book/)'
+                           % os.path.relpath(MINISEARCH, REPO))
+    license_text = read_bytes(MINISEARCH_LICENSE)
+    write_file(os.path.join(staging, 'minisearch.js'),
+               b'/* MiniSearch ' + MINISEARCH_VERSION.encode() + b' (npm), vendored by make book. License:\n'
+               + license_text.replace(b'*/', b'* /') + b'*/\n' + read_bytes(MINISEARCH))
+
+
+def draw_plots(woven, staging):
+    """Runs every figures/plots/*.py on this GPU's records; each writes its own SVG into figures/."""
+    records = records_dir(woven)
     for script in sorted(glob.glob(os.path.join(PLOTS, '*.py'))):
         done = subprocess.run([sys.executable, script, records, os.path.join(staging, 'figures')],
                               capture_output=True, text=True)
@@ -124,10 +151,11 @@ def render(out, woven, src_dir, jobs):
                     page_jobs[i] = (pool.submit(pages.render_chapter, title, chapters, i, hrefs[i], map_file, staging),
                                     (name, key))
             extras = index_extras(staging, chapters, hrefs)
+            measurements = records_dir(woven)
             index_key = digest(title, [[c['id'], c['title'], c['basename'], c['stale'], c['measured']] for c in chapters],
-                               extras, tools)
+                               extras, tools, front.inputs(measurements), read_bytes(front.__file__))
             if not state.unchanged('index', index_key, os.path.join(staging, 'index.html')):
-                page_jobs['index'] = (pool.submit(pages.render_index, title, chapters, extras, staging,
+                page_jobs['index'] = (pool.submit(pages.render_index, title, chapters, extras, measurements, staging,
                                                   os.path.join(staging, '.render')), ('index', index_key))
             for i, (job, record) in page_jobs.items():
                 path = job.result()
@@ -140,9 +168,11 @@ def render(out, woven, src_dir, jobs):
             epub_record, epub_made = epub_job.result()
             records.append(epub_record)
         entries = search_index.write_index(staging, chapters)
+        vendor_search(staging)
+        print_view.build(title, chapters, pages.page_name, staging)
         for asset in ASSETS:
             write_file(os.path.join(staging, asset), read_bytes(os.path.join(BOOK, asset)))
-        keep = {pages.page_name(c) for c in chapters} | {'index.html'}
+        keep = {pages.page_name(c) for c in chapters} | {'index.html', 'print.html'}
         for orphan in glob.glob(os.path.join(staging, '*.html')):
             if os.path.basename(orphan) not in keep:
                 os.unlink(orphan)
@@ -167,7 +197,7 @@ def main(argv):
     try:
         count, made, epub_made, entries = render(os.path.abspath(args.out_dir), os.path.abspath(args.woven_dir),
                                                  os.path.abspath(args.src), args.jobs)
-    except (book_index.BookError, apidocs.ApiError, RuntimeError, OSError) as e:
+    except (book_index.BookError, apidocs.ApiError, front.FrontError, RuntimeError, OSError) as e:
         print('book/render.sh: %s\nbook/render.sh: the previous book in %s is unchanged.' % (e, args.out_dir),
               file=sys.stderr)
         return 1
