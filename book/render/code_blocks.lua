@@ -4,7 +4,8 @@
 -- links to the file's Doxygen page and to the chapter's download; a named chunk (```{.cuda #id})
 -- is headed by its name, noweb-style; every block, tangled or not, gets a copy button (HTML only:
 -- book/book.js copies the text of the <code> element, which is exactly the code shown).
--- A chunk continued in later blocks keeps one anchor: the later blocks get `id-2`, `id-3`, ...
+-- A chunk continued in later blocks keeps one anchor: the later blocks get `id--2`, `id--3`, ...
+-- (not `id-2`: Pandoc names the lines of block `id` `id-1`, `id-2`, ...)
 -- Every table is wrapped in a frame of its own (div.table-scroll, HTML only) that scrolls sideways,
 -- so a table wider than a phone's screen never makes the whole page wider (book/style.css).
 --
@@ -82,7 +83,7 @@ local function head_name(block)
   local continued = times_seen[key] > 1
   if file == nil then
     local name = block.identifier
-    if continued then block.identifier = name .. '-' .. times_seen[key] end
+    if continued then block.identifier = name .. '--' .. times_seen[key] end
     local sign = continued and ' +≡' or ' ≡'
     return '<span class="code-name chunk">⟨' .. escape_html(name) .. '⟩' .. sign .. '</span>'
   end

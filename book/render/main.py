@@ -118,6 +118,7 @@ def index_extras(staging, chapters, hrefs):
     if os.path.exists(os.path.join(staging, 'api', 'index.html')):
         extras.insert(0, ('api/index.html', 'The code\'s API reference (Doxygen)'))
     extras.insert(0, (epub.NAME, 'The whole book as an EPUB'))
+    extras.insert(0, ('print.html', 'The whole book on one page, to print or save as PDF'))
     return extras
 
 

@@ -90,7 +90,7 @@ def link_chunks(page):
             start, indent, html.escape(name), html.escape(name), trail, end)
 
     page = CODE_LINE.sub(line, page)
-    names = {block: TAG.sub('', name).replace(' (continued)', '').strip()
+    names = {block: re.sub(r' \+?≡$', '', TAG.sub('', name).replace(' (continued)', '').strip())
              for name, block in BLOCK_NAME.findall(page)}
 
     def head(match):
@@ -114,7 +114,7 @@ def render_chapter(book_title, chapters, i, download, api_map_file, out_dir):
     chapter = chapters[i]
     target = os.path.join(out_dir, page_name(chapter))
     args = [chapter['markdown'], '--from', 'markdown', '--to', 'html5', '--standalone',
-            '--template', TEMPLATE, '--toc', '--toc-depth', '3', '--mathml', '--preserve-tabs',
+            '--template', TEMPLATE, '--toc', '--toc-depth', '3', '--mathml', '--preserve-tabs', '--wrap', 'none',
             '--syntax-definition', SYNTAX, '--lua-filter', FILTER,
             '--metadata', 'pagetitle=' + chapter['title'], '--output', target + '.new']
     for key, value in variables(book_title, chapters, i, download).items():
