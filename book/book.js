@@ -104,8 +104,10 @@
             fuzzy: function (term) { return term.length >= 4 ? 1 : 0; },
             combineWith: 'AND',
             boost: { h: 3, x: 2 },
-            boostDocument: function (id, term, stored) {
-              return window.BOOK_SEARCH_INDEX.entries[id].k === 'h' ? 1.5 : 1;
+            // headings first, prose next, code (long, and full of repeated names) last
+            boostDocument: function (id) {
+              var kind = window.BOOK_SEARCH_INDEX.entries[id].k;
+              return kind === 'h' ? 1.5 : kind === 'c' ? 0.5 : 1;
             }
           }
         });

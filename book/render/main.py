@@ -68,15 +68,29 @@ def swap(staging, out):
         os.rename(staging, out)
 
 
-def draw_figures(woven, staging):
+def figures_key(woven, *scripts):
+    """What the figures are drawn from: the scripts, their helpers, the weaver's roofline inputs and
+    this GPU's records. Unchanged, no script runs (each costs a Python and a matplotlib start)."""
+    inputs = os.path.join(woven, 'roofline-inputs.json')
+    records = records_dir(woven)
+    files = list(scripts) + sorted(glob.glob(os.path.join(REPO, 'figures', '*.py'))) + \
+        ([inputs] if os.path.exists(inputs) else []) + sorted(glob.glob(os.path.join(records, '*.json')))
+    return digest([(os.path.relpath(f, REPO), read_bytes(f)) for f in files])
+
+
+def draw_figures(woven, staging, state=None):
     inputs = os.path.join(woven, 'roofline-inputs.json')
     if not os.path.exists(inputs):
         print('render: no %s: no rooflines drawn' % inputs)
         return
+    key = figures_key(woven, ROOFLINE)
+    if state is not None and state.unchanged('figures:roofline', key, os.path.join(staging, 'figures')):
+        return ('figures:roofline', key)
     done = subprocess.run([sys.executable, ROOFLINE, inputs, os.path.join(staging, 'figures')],
                           capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError('figures/roofline.py failed (exit %d):\n%s' % (done.returncode, done.stderr.strip()))
+    return ('figures:roofline', key)
 
 
 def records_dir(woven):
@@ -100,15 +114,20 @@ def vendor_search(staging):
                + license_text.replace(b'*/', b'* /') + b'*/\n' + read_bytes(MINISEARCH))
 
 
-def draw_plots(woven, staging):
+def draw_plots(woven, staging, state=None):
     """Runs every figures/plots/*.py on this GPU's records; each writes its own SVG into figures/."""
     records = records_dir(woven)
-    for script in sorted(glob.glob(os.path.join(PLOTS, '*.py'))):
+    scripts = sorted(glob.glob(os.path.join(PLOTS, '*.py')))
+    key = figures_key(woven, *scripts)
+    if state is not None and state.unchanged('figures:plots', key, os.path.join(staging, 'figures')):
+        return ('figures:plots', key)
+    for script in scripts:
         done = subprocess.run([sys.executable, script, records, os.path.join(staging, 'figures')],
                               capture_output=True, text=True)
         if done.returncode != 0:
             raise RuntimeError('%s failed (exit %d):\n%s' % (os.path.relpath(script, REPO), done.returncode,
                                                             done.stderr.strip()))
+    return ('figures:plots', key)
 
 
 def index_extras(staging, chapters, hrefs):
@@ -130,17 +149,15 @@ def render(out, woven, src_dir, jobs):
         made = []
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(2, jobs)) as pool:
             api_job = pool.submit(apidocs.build, chapters, src_dir, staging, state)
-            figure_job = pool.submit(draw_figures, woven, staging)
-            plot_job = pool.submit(draw_plots, woven, staging)
+            figure_job = pool.submit(draw_figures, woven, staging, state)
+            plot_job = pool.submit(draw_plots, woven, staging, state)
             download_jobs = [pool.submit(downloads.build, c, src_dir, staging, state) for c in chapters]
             map_file, map_digest, api_record = api_job.result()
-            figure_job.result()
-            plot_job.result()
+            figure_records = [r for r in (figure_job.result(), plot_job.result()) if r]
             download_results = [j.result() for j in download_jobs]
             hrefs = [href for href, _ in download_results]
-            records = [r for _, r in download_results if r] + ([api_record] if api_record else [])
+            records = [r for _, r in download_results if r] + ([api_record] if api_record else []) + figure_records
 
-            epub_job = pool.submit(epub.build, title, chapters, staging, state)
             tools = pages.toolchain_digest()
             page_jobs = {}
             for i, chapter in enumerate(chapters):
@@ -158,6 +175,8 @@ def render(out, woven, src_dir, jobs):
             if not state.unchanged('index', index_key, os.path.join(staging, 'index.html')):
                 page_jobs['index'] = (pool.submit(pages.render_index, title, chapters, extras, measurements, staging,
                                                   os.path.join(staging, '.render')), ('index', index_key))
+            # the EPUB after the pages: on a prose edit the page is what the writer waits for
+            epub_job = pool.submit(epub.build, title, chapters, staging, state)
             for i, (job, record) in page_jobs.items():
                 path = job.result()
                 records.append(record)
