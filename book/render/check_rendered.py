@@ -24,6 +24,9 @@ Errors (exit 1), each naming the page:
     on a page that marks the words (book.js's ?hl=); and in the dark palette (the system's, as
     Chromium is told) each page visited must be dark and its SVG figures filtered so they do not
     glare;
+  - (unless --no-browser) code that scrolls on a desktop: laid out 1280 px wide, every code block
+    whose lines are at most 100 columns (the book's limit) must show them whole (folded blocks
+    opened first);
   - print.html (the whole book on one page) missing, or lacking a chapter.
 Warnings (reported, exit 0): "not yet measured" (a chapter measured on no GPU yet is legitimate
 until the first `make measure`), and each claim marked broken (the weaver already reports it).
@@ -148,6 +151,33 @@ window.addEventListener('load', function () {
     run(frames[i], function (out) { found.push(out); next(i + 1); });
   }
   next(0);
+});
+"""
+
+
+DESKTOP = (1280, 900)
+# For each frame: the code blocks of at most 100 columns that still scroll sideways.
+DESKTOP_SCRIPT = r"""
+window.addEventListener('load', function () {
+  var found = {};
+  document.querySelectorAll('iframe').forEach(function (frame) {
+    var doc = frame.contentDocument, narrow = [], count = 0;
+    doc.querySelectorAll('details').forEach(function (d) { d.open = true; });
+    doc.querySelectorAll('main pre').forEach(function (pre) {
+      var longest = Math.max.apply(null, pre.textContent.replace(/\t/g, '    ').split('\n').map(function (l) { return l.length; }));
+      if (longest > 100) return;
+      count += 1;
+      if (pre.scrollWidth > pre.clientWidth + 1) {
+        var box = pre.closest('.code'), name = box && box.dataset.file || '(a block)';
+        narrow.push(name + ' (' + longest + ' columns in ' + pre.clientWidth + ' px)');
+      }
+    });
+    found[frame.dataset.page] = { blocks: count, narrow: narrow.slice(0, 3), more: Math.max(0, narrow.length - 3) };
+  });
+  var out = document.createElement('pre');
+  out.id = 'desktop-code';
+  out.textContent = JSON.stringify(found);
+  document.body.appendChild(out);
 });
 """
 
@@ -350,6 +380,35 @@ def measure_on_phone(browser, root, names):
     return json.loads(html.unescape(found.group(1)))
 
 
+def check_desktop_code(browser, root, pages, errors):
+    width, height = DESKTOP
+    frames = ''.join('<iframe data-page="%s" src="%s" style="width:%dpx;height:%dpx;border:0"></iframe>\n'
+                     % (html.escape(n), html.escape(urllib.parse.urljoin('file:', urllib.request.pathname2url(
+                         os.path.abspath(os.path.join(root, n))))), width, height) for n in pages)
+    with tempfile.TemporaryDirectory() as work:
+        page = os.path.join(work, 'desktop.html')
+        with open(page, 'w', encoding='utf-8') as f:
+            f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n%s<script>%s</script>'
+                    '</body></html>\n' % (frames, DESKTOP_SCRIPT))
+        command = [browser, '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+                   '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars',
+                   '--allow-file-access-from-files', '--user-data-dir=' + os.path.join(work, 'profile'),
+                   '--window-size=%d,%d' % (width + 100, height), '--virtual-time-budget=10000', '--dump-dom',
+                   'file://' + page]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    found = re.search(r'<pre id="desktop-code">(.*?)</pre>', done.stdout, re.S)
+    if not found:
+        errors.append('the desktop code check could not run (exit %d): %s' % (done.returncode, done.stderr.strip()[-300:]))
+        return 0
+    results = json.loads(html.unescape(found.group(1)))
+    for name in pages:
+        r = results.get(name) or {}
+        if r.get('narrow'):
+            errors.append('%s: at %d px, code of at most 100 columns scrolls sideways: %s%s'
+                          % (name, width, '; '.join(r['narrow']), ' and %d more' % r['more'] if r['more'] else ''))
+    return sum((results.get(n) or {}).get('blocks', 0) for n in pages)
+
+
 def check_phone(browser, root, pages, chapters, errors):
     width, height = PHONE
     try:
@@ -511,6 +570,9 @@ def main(argv):
             widest = max(widths, key=lambda n: widths[n].get('width', 0))
             print('check-rendered: on a %d px phone screen the widest page is %s, %s px'
                   % (PHONE[0], widest, widths[widest].get('width', '?')))
+        blocks = check_desktop_code(browser, root, [p for p in pages if p != 'print.html'], errors)
+        print('check-rendered: at %d px, %d code block(s) of at most 100 columns checked for sideways scrolling'
+              % (DESKTOP[0], blocks))
         if os.path.exists(os.path.join(root, 'search-index.json')):
             for (what, query), r in check_search(browser, root, errors):
                 print('check-rendered: search "%s" (%s): %s result(s), the first %s marks %s word(s)'

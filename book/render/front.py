@@ -92,8 +92,7 @@ def headlines(record):
     for ladder, rungs in ladders.items():
         last = max(n for n, _, _ in rungs)
         for n, args, key in sorted((r for r in rungs if r[0] == last), key=lambda r: -size(r[1])):
-            peer = next((p for p, a in peers if a == args), None) or \
-                next((p for p, a in peers if args.startswith(a + 'x')), None)
+            peer = next((p for p, a in peers if a == args), None)   # the same problem size only
             if peer and 'time' in results[key] and 'time' in results[peer]:
                 rows.append((ladder, key, peer))
                 break
