@@ -175,8 +175,10 @@ def render(out, woven, src_dir, jobs):
             if not state.unchanged('index', index_key, os.path.join(staging, 'index.html')):
                 page_jobs['index'] = (pool.submit(pages.render_index, title, chapters, extras, measurements, staging,
                                                   os.path.join(staging, '.render')), ('index', index_key))
-            # the EPUB after the pages: on a prose edit the page is what the writer waits for
-            epub_job = pool.submit(epub.build, title, chapters, staging, state)
+            # A prose edit: the page is what the writer waits for, so the EPUB (a Pandoc run over the
+            # whole book) is made after the new pages are in place (below); a larger render runs it
+            # beside the pages.
+            epub_job = pool.submit(epub.build, title, chapters, staging, state) if len(page_jobs) > 2 else None
             for i, (job, record) in page_jobs.items():
                 path = job.result()
                 records.append(record)
@@ -185,8 +187,10 @@ def render(out, woven, src_dir, jobs):
                     search_index.write_fragment(staging, chapter['basename'], search_index.page_entries(
                         path, pages.page_name(chapter), chapter['id'] + ' ' + chapter['title']))
                     made.append(chapter['basename'])
-            epub_record, epub_made = epub_job.result()
-            records.append(epub_record)
+            epub_made = False
+            if epub_job is not None:
+                epub_record, epub_made = epub_job.result()
+                records.append(epub_record)
         entries = search_index.write_index(staging, chapters)
         vendor_search(staging)
         print_view.build(title, chapters, pages.page_name, staging)
@@ -203,6 +207,13 @@ def render(out, woven, src_dir, jobs):
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    if epub_job is None:
+        # the pages are in place; the EPUB is written into the book where it stands (a new file
+        # renamed over the old one), and its digest recorded once it is there
+        state = State(out)
+        epub_record, epub_made = epub.build(title, chapters, out, state)
+        state.record(*epub_record)
+        state.save()
     return len(chapters), made, epub_made, entries
 
 
