@@ -47,6 +47,39 @@ local function read_api_map()
   return pages
 end
 
+-- The highlighted HTML of code blocks, cached by what shapes it (BOOK_CODE_CACHE: a folder; its
+-- salt BOOK_CODE_SALT names the syntax definition and Pandoc's version). Highlighting with the
+-- book's CUDA definition is most of a page's Pandoc time, so a prose edit reuses every block's
+-- HTML; a block not in the cache is highlighted by Pandoc as usual, between two comments that
+-- book/render/pages.py reads to fill the cache and then removes. Every block is given an
+-- identifier (cb<n>, n its place in the chapter) unless it has one, so its HTML does not depend
+-- on the blocks Pandoc highlights beside it.
+local code_cache = os.getenv('BOOK_CODE_CACHE') or ''
+local code_salt = os.getenv('BOOK_CODE_SALT') or ''
+local blocks_seen = 0
+
+local function cache_key(block)
+  local attrs = {}
+  for k, v in pairs(block.attributes) do table.insert(attrs, k .. '=' .. v) end
+  table.sort(attrs)
+  return pandoc.utils.sha1(table.concat({ code_salt, block.identifier, table.concat(block.classes, ' '),
+    table.concat(attrs, '\n'), block.text }, '\0'))
+end
+
+-- The block itself, as cached HTML or between the cache's markers for Pandoc to highlight.
+local function highlighted(block)
+  if code_cache == '' then return { block } end
+  local key = cache_key(block)
+  local file = io.open(code_cache .. '/' .. key .. '.html', 'r')
+  if file then
+    local text = file:read('a')
+    file:close()
+    return { pandoc.RawBlock('html', text) }
+  end
+  return { pandoc.RawBlock('html', '<!--code-cache:' .. key .. '-->'), block,
+           pandoc.RawBlock('html', '<!--/code-cache-->') }
+end
+
 local api_pages = read_api_map()
 local download = os.getenv('BOOK_DOWNLOAD') or ''
 local chapter_title = os.getenv('BOOK_CHAPTER_TITLE') or ''
@@ -102,6 +135,8 @@ function CodeBlock(block)
     if name == nil then return nil end
     return { pandoc.RawBlock('html', '<div class="code-head">' .. name .. '</div>'), block }
   end
+  blocks_seen = blocks_seen + 1
+  if block.identifier == '' then block.identifier = 'cb' .. blocks_seen end
   local head = {}
   if name then table.insert(head, name) end
   if file and download ~= '' then
@@ -126,9 +161,15 @@ function CodeBlock(block)
       .. (times_seen[file or ('#' .. block.identifier)] > 1 and ' (continued)' or '')
       .. ' <span class="lines">' .. (newlines + 1) .. ' lines</span></summary>\n'
     open = summary .. open
-    return { pandoc.RawBlock('html', open), block, pandoc.RawBlock('html', '</div>\n</details>') }
+    local out = { pandoc.RawBlock('html', open) }
+    for _, b in ipairs(highlighted(block)) do table.insert(out, b) end
+    table.insert(out, pandoc.RawBlock('html', '</div>\n</details>'))
+    return out
   end
-  return { pandoc.RawBlock('html', open), block, pandoc.RawBlock('html', '</div>') }
+  local out = { pandoc.RawBlock('html', open) }
+  for _, b in ipairs(highlighted(block)) do table.insert(out, b) end
+  table.insert(out, pandoc.RawBlock('html', '</div>'))
+  return out
 end
 
 -- ---- mentions of chapters and appendices become links

@@ -159,6 +159,7 @@ def render(out, woven, src_dir, jobs):
             records = [r for _, r in download_results if r] + ([api_record] if api_record else []) + figure_records
 
             tools = pages.toolchain_digest()
+            salt = pages.code_salt()
             page_jobs = {}
             for i, chapter in enumerate(chapters):
                 key = pages.chapter_digest(title, chapters, i, hrefs[i], map_digest, tools)
@@ -166,7 +167,8 @@ def render(out, woven, src_dir, jobs):
                 target = os.path.join(staging, pages.page_name(chapter))
                 fragment = os.path.join(staging, search_index.FRAGMENTS, chapter['basename'] + '.json')
                 if not state.unchanged(name, key, target, fragment):
-                    page_jobs[i] = (pool.submit(pages.render_chapter, title, chapters, i, hrefs[i], map_file, staging),
+                    page_jobs[i] = (pool.submit(pages.render_chapter, title, chapters, i, hrefs[i], map_file, staging,
+                                                salt),
                                     (name, key))
             extras = index_extras(staging, chapters, hrefs)
             measurements = records_dir(woven)

@@ -19,6 +19,25 @@ def toolchain_digest():
     return digest([read_bytes(p) for p in (TEMPLATE, SYNTAX, FILTER, __file__)])
 
 
+CODE_CACHE = os.path.join('.render', 'code')
+CACHED = re.compile(r'<!--code-cache:([0-9a-f]{40})-->\n?(.*?)\n?<!--/code-cache-->', re.S)
+
+
+def code_salt():
+    """What, besides a block, shapes its highlighted HTML: the syntax definition, Pandoc's version."""
+    version = subprocess.run(['pandoc', '--version'], capture_output=True, text=True).stdout.split('\n')[0]
+    return digest(read_bytes(SYNTAX), version)
+
+
+def fill_code_cache(page, cache_dir):
+    """Stores each block Pandoc highlighted (between the filter's markers) and drops the markers."""
+    def store(match):
+        key, block = match.groups()
+        write_file(os.path.join(cache_dir, key + '.html'), block)
+        return block
+    return CACHED.sub(store, page)
+
+
 def page_name(chapter):
     return chapter['basename'] + '.html'
 
@@ -110,7 +129,7 @@ BLOCK_NAME = re.compile(r'<div class="code-head"><span class="code-name [a-z]+">
 CHUNK_HEAD_ID = re.compile(r'<div class="sourceCode" id="([^"]+)"')
 
 
-def render_chapter(book_title, chapters, i, download, api_map_file, out_dir):
+def render_chapter(book_title, chapters, i, download, api_map_file, out_dir, salt=None):
     chapter = chapters[i]
     target = os.path.join(out_dir, page_name(chapter))
     args = [chapter['markdown'], '--from', 'markdown', '--to', 'html5', '--standalone',
@@ -119,11 +138,14 @@ def render_chapter(book_title, chapters, i, download, api_map_file, out_dir):
             '--metadata', 'pagetitle=' + chapter['title'], '--output', target + '.new']
     for key, value in variables(book_title, chapters, i, download).items():
         args += ['--variable', '%s=%s' % (key, value)]
+    cache_dir = os.path.join(out_dir, CODE_CACHE)
+    os.makedirs(cache_dir, exist_ok=True)
     run_pandoc(args, {'BOOK_API_MAP': api_map_file or '', 'BOOK_DOWNLOAD': download,
-                      'BOOK_CHAPTER_TITLE': chapter['title'], 'BOOK_CHAPTERS': chapter_map(chapters)},
+                      'BOOK_CHAPTER_TITLE': chapter['title'], 'BOOK_CHAPTERS': chapter_map(chapters),
+                      'BOOK_CODE_CACHE': cache_dir, 'BOOK_CODE_SALT': salt or code_salt()},
                chapter['markdown'])
     with open(target + '.new', encoding='utf-8') as f:
-        page = link_chunks(f.read())
+        page = link_chunks(fill_code_cache(f.read(), cache_dir))
     with open(target + '.new', 'w', encoding='utf-8') as f:
         f.write(page)
     os.replace(target + '.new', target)
