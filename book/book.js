@@ -1,7 +1,8 @@
-// The book's only script: copy buttons on code blocks, and search over an index built at render
-// time (search-index.js, loaded on first use; a <script>, not fetch(), so file:// pages work too),
-// and the chapter's contents folded on a narrow screen.
-// No network, no library.
+// The book's script: copy buttons on code blocks; search (MiniSearch, vendored, over an index built
+// at render time: search-index.js, loaded on first use; <script>s, not fetch(), so file:// pages
+// work too) and the words searched marked on the page a hit leads to; the theme switch (light,
+// dark, system: remembered in localStorage); the chapter's contents folded on a narrow screen;
+// a link to a place inside folded code opens the fold. No network.
 (function () {
   'use strict';
 
@@ -46,59 +47,127 @@
     setTimeout(function () { button.textContent = 'Copy'; button.classList.remove('done'); }, 1500);
   }
 
-  // ---- Search: every word must occur; headings rank above paragraphs, earlier chapters first.
-  var input, list, loading = false;
+  // ---- Search: MiniSearch (vendored from npm as minisearch.js) over the documents of
+  // search-index.js: every heading, paragraph and code block. Both load on first use, as
+  // <script>s (not fetch()), so pages opened from file:// search too. Words are matched by prefix
+  // (and, from four letters on, with one typo); all the words typed must occur. Apostrophes are
+  // dropped ("Little's" = "Little’s"), a name with underscores is also its parts (B_dram: b, dram),
+  // and a Greek letter is also its name (λ = lambda).
+  var input, list, loading = false, engine = null;
+  var GREEK = { 'α': 'alpha', 'β': 'beta', 'γ': 'gamma', 'δ': 'delta', 'ε': 'epsilon', 'ζ': 'zeta',
+    'η': 'eta', 'θ': 'theta', 'κ': 'kappa', 'λ': 'lambda', 'μ': 'mu', 'ν': 'nu', 'ξ': 'xi',
+    'π': 'pi', 'ρ': 'rho', 'σ': 'sigma', 'τ': 'tau', 'φ': 'phi', 'χ': 'chi', 'ψ': 'psi', 'ω': 'omega' };
+  var WORD = /[\p{L}\p{N}_]+/gu;
 
-  function loadIndex(then) {
-    if (window.BOOK_SEARCH_INDEX) { then(); return; }
-    if (loading) return;
-    loading = true;
+  function normal(text) {
+    return text.normalize('NFKC').replace(/['’‘ʼ`´]/g, '').toLowerCase();
+  }
+
+  function tokenize(text) {
+    return normal(text).match(WORD) || [];
+  }
+
+  // A term as indexed and as searched: itself, its parts if it has underscores, a Greek letter's name.
+  function terms(term) {
+    var out = [term];
+    if (term.indexOf('_') > 0) term.split('_').forEach(function (p) { if (p) out.push(p); });
+    var spelled = term.replace(/[α-ω]/g, function (c) { return GREEK[c] || c; });
+    if (spelled !== term) out.push(spelled);
+    return out;
+  }
+
+  function loadScript(src, then) {
     var script = document.createElement('script');
-    script.src = 'search-index.js';
-    script.onload = function () { loading = false; then(); };
-    script.onerror = function () { loading = false; show([], 'The search index is missing.'); };
+    script.src = src;
+    script.onload = then;
+    script.onerror = function () { loading = false; show([], [], 'The search (' + src + ') is missing.'); };
     document.head.appendChild(script);
   }
 
-  function search(query) {
-    var words = query.toLowerCase().split(/\s+/).filter(Boolean);
-    if (!words.length) return [];
-    var hits = [];
-    window.BOOK_SEARCH_INDEX.entries.forEach(function (entry, order) {
-      var heading = entry.h.toLowerCase(), text = entry.t.toLowerCase();
-      var score = 0;
-      for (var i = 0; i < words.length; i++) {
-        if (heading.indexOf(words[i]) >= 0) { score += 3; }
-        else if (text.indexOf(words[i]) >= 0) { score += 1; }
-        else { return; }
-      }
-      if (entry.k === 'h') score += 2;
-      hits.push({ entry: entry, score: score, order: order });
+  function loadIndex(then) {
+    if (engine) { then(); return; }
+    if (loading) return;
+    loading = true;
+    loadScript('minisearch.js', function () {
+      loadScript('search-index.js', function () {
+        var docs = window.BOOK_SEARCH_INDEX.entries.map(function (e, i) {
+          return { id: i, k: e.k, h: e.h, t: e.t, x: e.x || '', c: e.c };
+        });
+        engine = new window.MiniSearch({
+          fields: ['h', 't', 'x'],
+          tokenize: tokenize,
+          processTerm: function (term) { return term ? terms(term) : null; },
+          searchOptions: {
+            tokenize: tokenize,
+            processTerm: function (term) { return term || null; },
+            prefix: true,
+            fuzzy: function (term) { return term.length >= 4 ? 1 : 0; },
+            combineWith: 'AND',
+            boost: { h: 3, x: 2 },
+            // headings first, prose next, code (long, and full of repeated names) last
+            boostDocument: function (id) {
+              var kind = window.BOOK_SEARCH_INDEX.entries[id].k;
+              return kind === 'h' ? 1.5 : kind === 'c' ? 0.5 : 1;
+            }
+          }
+        });
+        engine.addAll(docs);
+        loading = false;
+        then();
+      });
     });
-    hits.sort(function (a, b) { return b.score - a.score || a.order - b.order; });
-    return hits.slice(0, 20).map(function (hit) { return { entry: hit.entry, words: words }; });
   }
 
-  // A short excerpt around the first word found, the words marked; built as DOM, never as HTML.
+  function search(query) {
+    var hits = engine.search(query);
+    return hits.slice(0, 30).map(function (hit) {
+      return { entry: window.BOOK_SEARCH_INDEX.entries[hit.id], terms: hit.terms };
+    });
+  }
+
+  // The words of `text` that a term matched (by prefix), found as the index found them.
+  function matcher(words) {
+    var set = words.map(normal).filter(Boolean);
+    return function (word) {
+      var w = normal(word);
+      return set.some(function (t) {
+        return w.indexOf(t) === 0 || terms(w).some(function (p) { return p.indexOf(t) === 0; });
+      });
+    };
+  }
+
+  // The text cut into [piece, is-a-hit] parts, a word at a time.
+  function parts(text, isHit) {
+    var out = [], last = 0, m;
+    var word = /[\p{L}\p{N}_'’]+/gu;
+    while ((m = word.exec(text))) {
+      if (isHit(m[0])) {
+        if (m.index > last) out.push([text.slice(last, m.index), false]);
+        out.push([m[0], true]);
+        last = m.index + m[0].length;
+      }
+    }
+    if (last < text.length) out.push([text.slice(last), false]);
+    return out;
+  }
+
+  // A short excerpt around the first hit, the hits marked; built as DOM, never as HTML.
   function excerpt(text, words) {
-    var lower = text.toLowerCase(), at = -1;
-    for (var i = 0; i < words.length && at < 0; i++) at = lower.indexOf(words[i]);
-    var start = Math.max(0, at - 60), piece = text.slice(start, start + 180);
+    var isHit = matcher(words), at = 0, m, word = /[\p{L}\p{N}_'’]+/gu;
+    while ((m = word.exec(text))) { if (isHit(m[0])) { at = m.index; break; } }
+    var start = Math.max(0, at - 60), piece = text.slice(start, start + 180).replace(/\s+/g, ' ');
     var span = document.createElement('span');
     span.className = 'excerpt';
-    var pattern = new RegExp('(' + words.map(function (w) {
-      return w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    }).join('|') + ')', 'ig');
-    (start > 0 ? '… ' : '').concat(piece, start + 180 < text.length ? ' …' : '')
-      .split(pattern).forEach(function (part, i) {
-        var node = i % 2 ? document.createElement('mark') : document.createTextNode(part);
-        if (i % 2) node.textContent = part;
+    parts((start > 0 ? '… ' : '') + piece + (start + 180 < text.length ? ' …' : ''), isHit)
+      .forEach(function (p) {
+        var node = p[1] ? document.createElement('mark') : document.createTextNode(p[0]);
+        if (p[1]) node.textContent = p[0];
         span.appendChild(node);
       });
     return span;
   }
 
-  function show(results, message) {
+  function show(results, words, message) {
     list.textContent = '';
     if (message || !results.length) {
       var none = document.createElement('li');
@@ -110,12 +179,13 @@
       var e = result.entry;
       var item = document.createElement('li');
       var link = document.createElement('a');
-      link.href = e.p + (e.a ? '#' + e.a : '');
+      // the words travel in the address (?hl=), so the page can mark them on arrival
+      link.href = e.p + '?hl=' + encodeURIComponent(words.join(' ')) + (e.a ? '#' + e.a : '');
       var where = document.createElement('span');
       where.className = 'where';
-      where.textContent = e.c + (e.h && e.h !== e.c ? ' › ' + e.h : '');
+      where.textContent = e.c + (e.h && e.h !== e.c ? ' › ' + e.h : '') + (e.k === 'c' ? ' (code)' : '');
       link.appendChild(where);
-      if (e.k !== 'h') link.appendChild(excerpt(e.t, result.words));
+      if (e.k !== 'h') link.appendChild(excerpt(e.t, words));
       item.appendChild(link);
       list.appendChild(item);
     });
@@ -125,7 +195,10 @@
   function onInput() {
     var query = input.value.trim();
     if (query.length < 2) { list.hidden = true; return; }
-    loadIndex(function () { show(search(query)); });
+    loadIndex(function () {
+      if (input.value.trim() !== query) return;
+      show(search(query), tokenize(query));
+    });
   }
 
   function onKey(event) {
@@ -134,6 +207,62 @@
       var first = list.querySelector('a');
       if (first) window.location.href = first.href;
     }
+  }
+
+  // A formula as the words the index holds for it (book/render/search_index.py's tex_words):
+  // B_{\text{dram}} -> B_dram, \lambda -> lambda.
+  function texWords(tex) {
+    return tex.replace(/\\(?:text|mathrm|mathit|mathbf|mathsf|mathtt|textrm|textit|operatorname)\s*\{([^{}]*)\}/g, '$1')
+      .replace(/\\([A-Za-z]+)/g, ' $1 ')
+      .replace(/_\s*\{([^{}]*)\}/g, function (m, inner) { return '_' + inner.replace(/\s+/g, ''); })
+      .replace(/[{}]/g, ' ');
+  }
+
+  // ---- On arrival from a search (?hl=words): open what folds the target, mark the words in
+  // the text from the target on, and bring the first mark into view.
+  function markArrival() {
+    var words = new URLSearchParams(window.location.search).get('hl');
+    var main = document.getElementById('content');
+    if (!words || !main) return;
+    var isHit = matcher(tokenize(words));
+    var target = window.location.hash ? document.getElementById(decodeURIComponent(window.location.hash.slice(1))) : null;
+    for (var up = target; up; up = up.parentElement) if (up.tagName === 'DETAILS') up.open = true;
+    var walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT), nodes = [], node;
+    while ((node = walker.nextNode())) {
+      if (node.parentElement.closest('script, style, button, .code-head, summary, math, mark')) continue;
+      nodes.push(node);
+    }
+    var first = null, count = 0;
+    nodes.forEach(function (text) {
+      if (count >= 200) return;
+      var pieces = parts(text.nodeValue, isHit);
+      if (!pieces.some(function (p) { return p[1]; })) return;
+      var frag = document.createDocumentFragment();
+      pieces.forEach(function (p) {
+        if (!p[1]) { frag.appendChild(document.createTextNode(p[0])); return; }
+        var mark = document.createElement('mark');
+        mark.className = 'hit';
+        mark.textContent = p[0];
+        frag.appendChild(mark);
+        count += 1;
+        if (!first && (!target || target.compareDocumentPosition(mark) & (Node.DOCUMENT_POSITION_FOLLOWING | Node.DOCUMENT_POSITION_CONTAINED_BY))) first = mark;
+      });
+      text.parentNode.replaceChild(frag, text);
+    });
+    // formulas: a <math> whose TeX (Pandoc keeps it as an annotation) holds a word is marked whole
+    main.querySelectorAll('math').forEach(function (math) {
+      var tex = math.querySelector('annotation');
+      if (!tex || !tokenize(texWords(tex.textContent)).some(isHit)) return;
+      math.classList.add('hit');
+      count += 1;
+      if (!first && (!target || target.compareDocumentPosition(math) & (Node.DOCUMENT_POSITION_FOLLOWING | Node.DOCUMENT_POSITION_CONTAINED_BY))) first = math;
+    });
+    if (first) {
+      for (var d = first.parentElement; d; d = d.parentElement) if (d.tagName === 'DETAILS') d.open = true;
+      first.classList.add('first');
+      first.scrollIntoView({ block: 'center' });
+    }
+    document.documentElement.dataset.hits = String(count);
   }
 
   // ---- Contents: a <details>, folded on a narrow screen; on a wide one the stylesheet shows it
@@ -149,12 +278,57 @@
     });
   }
 
+  // ---- Theme: system (the default), light or dark; the template's head applies the remembered
+  // choice before the first paint, so a dark page never flashes white.
+  var THEMES = ['system', 'light', 'dark'];
+  var THEME_LABEL = { system: '◐ System', light: '☀ Light', dark: '☾ Dark' };
+
+  function currentTheme() {
+    var t = null;
+    try { t = window.localStorage.getItem('book-theme'); } catch (e) { /* storage refused */ }
+    return THEMES.indexOf(t) >= 0 ? t : 'system';
+  }
+
+  function applyTheme(theme, button) {
+    if (theme === 'system') delete document.documentElement.dataset.theme;
+    else document.documentElement.dataset.theme = theme;
+    if (button) {
+      button.textContent = THEME_LABEL[theme];
+      button.setAttribute('aria-label', 'Theme: ' + theme + ' (change)');
+    }
+  }
+
+  function themeSwitch() {
+    var button = document.getElementById('theme');
+    if (!button) return;
+    applyTheme(currentTheme(), button);
+    button.addEventListener('click', function () {
+      var next = THEMES[(THEMES.indexOf(currentTheme()) + 1) % THEMES.length];
+      try { window.localStorage.setItem('book-theme', next); } catch (e) { /* not remembered */ }
+      applyTheme(next, button);
+    });
+  }
+
+  // A link to a place inside a folded block (a chunk's use, a search hit) opens the fold.
+  function openTarget() {
+    var id = window.location.hash ? decodeURIComponent(window.location.hash.slice(1)) : '';
+    var target = id && document.getElementById(id);
+    for (var up = target; up; up = up.parentElement) if (up.tagName === 'DETAILS') up.open = true;
+    if (target && target.closest('details')) target.scrollIntoView();
+  }
+
   document.addEventListener('DOMContentLoaded', function () {
     foldContents();
+    themeSwitch();
+    openTarget();
+    window.addEventListener('hashchange', openTarget);
+    markArrival();
     document.addEventListener('click', onCopy);
     input = document.getElementById('search');
     list = document.getElementById('search-results');
     if (!input || !list) return;
+    var asked = new URLSearchParams(window.location.search).get('q');
+    if (asked) { input.value = asked; onInput(); }
     input.addEventListener('input', onInput);
     input.addEventListener('keydown', onKey);
     input.addEventListener('focus', function () { loadIndex(function () {}); });

@@ -17,6 +17,17 @@ Errors (exit 1), each naming the page:
     the screen (no sideways scrolling: what is wider scrolls in a frame of its own), the page must
     not hide its overflow (overflow-x hidden or clip on html or body) to get there, and a
     chapter's title must start on the first screen (the contents fold away above it).
+  - (unless --no-browser) search that does not work: in headless Chromium, from file://, each
+    query of search_queries() (a heading's word, a code identifier, a word with a curly
+    apostrophe typed with a straight one, a symbol with an underscore, a Greek letter and its
+    name: each kind the index holds) must list results, and following its first result must land
+    on a page that marks the words (book.js's ?hl=); and in the dark palette (the system's, as
+    Chromium is told) each page visited must be dark and its SVG figures filtered so they do not
+    glare;
+  - (unless --no-browser) code that scrolls on a desktop: laid out 1280 px wide, every code block
+    whose lines are at most 100 columns (the book's limit) must show them whole (folded blocks
+    opened first);
+  - print.html (the whole book on one page) missing, or lacking a chapter.
 Warnings (reported, exit 0): "not yet measured" (a chapter measured on no GPU yet is legitimate
 until the first `make measure`), and each claim marked broken (the weaver already reports it).
 Exit 77 when Chromium is needed but not installed (ctest counts it as skipped)."""
@@ -84,6 +95,87 @@ window.addEventListener('load', function () {
   });
   var out = document.createElement('pre');
   out.id = 'phone-widths';
+  out.textContent = JSON.stringify(found);
+  document.body.appendChild(out);
+});
+"""
+
+
+# Runs in a page of phone-sized iframes, one per query (data-query); each frame opens
+# index.html?q=QUERY (book.js searches it), waits for results, follows the first, and reports what
+# it found there: marks, the palette, the SVG figures' filter.
+SEARCH_SCRIPT = r"""
+function wait(test, then, left) {
+  var v = null;
+  try { v = test(); } catch (e) { v = null; }
+  if (v || left <= 0) { then(v); return; }
+  setTimeout(function () { wait(test, then, left - 1); }, 100);
+}
+function run(frame, done) {
+  var out = { query: frame.dataset.query };
+  frame.onload = null;
+  wait(function () {
+    var list = frame.contentDocument.getElementById('search-results');
+    return list && !list.hidden && list.querySelector('li') ? list : null;
+  }, function (list) {
+    if (!list) { out.error = 'no results list'; done(out); return; }
+    var links = list.querySelectorAll('a');
+    out.results = links.length;
+    out.none = (list.querySelector('.none') || {}).textContent || '';
+    if (!links.length) { done(out); return; }
+    out.first = links[0].getAttribute('href');
+    frame.onload = function () {
+      wait(function () { return frame.contentDocument.documentElement.dataset.hits; }, function (hits) {
+        var doc = frame.contentDocument, win = frame.contentWindow;
+        out.hits = Number(hits || 0);
+        out.background = win.getComputedStyle(doc.body).backgroundColor;
+        out.svg = Array.prototype.map.call(doc.querySelectorAll('main img[src$=".svg"]'), function (img) {
+          return win.getComputedStyle(img).filter;
+        });
+        done(out);
+      }, 50);
+    };
+    frame.src = links[0].href;
+  }, 80);
+}
+window.addEventListener('load', function () {
+  var frames = Array.prototype.slice.call(document.querySelectorAll('iframe')), found = [];
+  function next(i) {
+    if (i >= frames.length) {
+      var pre = document.createElement('pre');
+      pre.id = 'search-found';
+      pre.textContent = JSON.stringify(found);
+      document.body.appendChild(pre);
+      return;
+    }
+    run(frames[i], function (out) { found.push(out); next(i + 1); });
+  }
+  next(0);
+});
+"""
+
+
+DESKTOP = (1280, 900)
+# For each frame: the code blocks of at most 100 columns that still scroll sideways.
+DESKTOP_SCRIPT = r"""
+window.addEventListener('load', function () {
+  var found = {};
+  document.querySelectorAll('iframe').forEach(function (frame) {
+    var doc = frame.contentDocument, narrow = [], count = 0;
+    doc.querySelectorAll('details').forEach(function (d) { d.open = true; });
+    doc.querySelectorAll('main pre').forEach(function (pre) {
+      var longest = Math.max.apply(null, pre.textContent.replace(/\t/g, '    ').split('\n').map(function (l) { return l.length; }));
+      if (longest > 100) return;
+      count += 1;
+      if (pre.scrollWidth > pre.clientWidth + 1) {
+        var box = pre.closest('.code'), name = box && box.dataset.file || '(a block)';
+        narrow.push(name + ' (' + longest + ' columns in ' + pre.clientWidth + ' px)');
+      }
+    });
+    found[frame.dataset.page] = { blocks: count, narrow: narrow.slice(0, 3), more: Math.max(0, narrow.length - 3) };
+  });
+  var out = document.createElement('pre');
+  out.id = 'desktop-code';
   out.textContent = JSON.stringify(found);
   document.body.appendChild(out);
 });
@@ -288,6 +380,35 @@ def measure_on_phone(browser, root, names):
     return json.loads(html.unescape(found.group(1)))
 
 
+def check_desktop_code(browser, root, pages, errors):
+    width, height = DESKTOP
+    frames = ''.join('<iframe data-page="%s" src="%s" style="width:%dpx;height:%dpx;border:0"></iframe>\n'
+                     % (html.escape(n), html.escape(urllib.parse.urljoin('file:', urllib.request.pathname2url(
+                         os.path.abspath(os.path.join(root, n))))), width, height) for n in pages)
+    with tempfile.TemporaryDirectory() as work:
+        page = os.path.join(work, 'desktop.html')
+        with open(page, 'w', encoding='utf-8') as f:
+            f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n%s<script>%s</script>'
+                    '</body></html>\n' % (frames, DESKTOP_SCRIPT))
+        command = [browser, '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+                   '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars',
+                   '--allow-file-access-from-files', '--user-data-dir=' + os.path.join(work, 'profile'),
+                   '--window-size=%d,%d' % (width + 100, height), '--virtual-time-budget=10000', '--dump-dom',
+                   'file://' + page]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    found = re.search(r'<pre id="desktop-code">(.*?)</pre>', done.stdout, re.S)
+    if not found:
+        errors.append('the desktop code check could not run (exit %d): %s' % (done.returncode, done.stderr.strip()[-300:]))
+        return 0
+    results = json.loads(html.unescape(found.group(1)))
+    for name in pages:
+        r = results.get(name) or {}
+        if r.get('narrow'):
+            errors.append('%s: at %d px, code of at most 100 columns scrolls sideways: %s%s'
+                          % (name, width, '; '.join(r['narrow']), ' and %d more' % r['more'] if r['more'] else ''))
+    return sum((results.get(n) or {}).get('blocks', 0) for n in pages)
+
+
 def check_phone(browser, root, pages, chapters, errors):
     width, height = PHONE
     try:
@@ -311,6 +432,89 @@ def check_phone(browser, root, pages, chapters, errors):
             errors.append('%s: the title starts %d px down on a %d x %d px phone screen, below the first screen '
                           '(fold the contents away)' % (name, m['title'], width, height))
     return found
+
+
+def search_queries(root):
+    """[(what, query)]: one query for each kind of thing the index holds."""
+    with open(os.path.join(root, 'search-index.json'), encoding='utf-8') as f:
+        entries = json.load(f)['entries']
+    queries = []
+    heading = next((w for e in entries if e['k'] == 'h' for w in re.findall(r'[A-Za-z]{6,}', e['t'])), None)
+    if heading:
+        queries.append(('a word of a heading', heading[:-1]))          # a prefix of it
+    code = next((w for e in entries if e['k'] == 'c' for w in (e.get('x') or '').split()
+                 if '_' in w.strip('_') and len(w) > 6), None)
+    if code:
+        queries.append(('a code identifier', code))
+    curly = next((m.group(0) for e in entries for m in re.finditer(r'\b[A-Z][a-z]+’s\b', e['t'])), None)
+    if curly:
+        queries.append(('a curly apostrophe typed straight', curly.replace('’', "'")))
+    symbol = next((w for e in entries if e['k'] != 'c' for w in (e.get('x') or '').split()
+                   if re.fullmatch(r'[A-Za-z]+_[A-Za-z0-9]{2,}', w)), None)
+    if symbol:
+        queries.append(('a symbol with an underscore', symbol))
+    greek = next((w for e in entries for w in (e.get('x') or '').split()
+                  if w in ('lambda', 'alpha', 'beta', 'sigma', 'rho', 'tau', 'theta', 'mu')), None)
+    if greek:
+        queries.append(('a Greek letter by name', greek))
+    return queries
+
+
+def check_search(browser, root, errors, dark=True):
+    """Searches the book from index.html in Chromium; see SEARCH_SCRIPT."""
+    queries = search_queries(root)
+    if not queries:
+        errors.append('search-index.json: nothing to search')
+        return []
+    width, height = PHONE
+    index = urllib.parse.urljoin('file:', urllib.request.pathname2url(os.path.abspath(os.path.join(root, 'index.html'))))
+    frames = ''.join('<iframe data-query="%s" src="%s" style="width:%dpx;height:%dpx;border:0"></iframe>\n'
+                     % (html.escape(q), html.escape(index + '?q=' + urllib.parse.quote(q)), width, height)
+                     for _, q in queries)
+    with tempfile.TemporaryDirectory() as work:
+        page = os.path.join(work, 'search.html')
+        with open(page, 'w', encoding='utf-8') as f:
+            f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n%s<script>%s</script>'
+                    '</body></html>\n' % (frames, SEARCH_SCRIPT))
+        command = [browser, '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+                   '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars',
+                   '--allow-file-access-from-files', '--user-data-dir=' + os.path.join(work, 'profile'),
+                   '--window-size=1200,%d' % height, '--virtual-time-budget=60000', '--dump-dom']
+        if dark:
+            command += ['--force-dark-mode', '--blink-settings=preferredColorScheme=0']
+        done = subprocess.run(command + ['file://' + page], capture_output=True, text=True, timeout=300)
+    found = re.search(r'<pre id="search-found">(.*?)</pre>', done.stdout, re.S)
+    if not found:
+        errors.append('the search check could not run: Chromium reported nothing (exit %d): %s'
+                      % (done.returncode, done.stderr.strip()[-300:]))
+        return []
+    results = json.loads(html.unescape(found.group(1)))
+    for (what, query), r in zip(queries, results):
+        if r.get('error') or not r.get('results'):
+            errors.append('search: "%s" (%s) finds nothing (%s)' % (query, what, r.get('error') or r.get('none')))
+            continue
+        if not r.get('hits'):
+            errors.append('search: "%s": its first result %s marks nothing on arrival' % (query, r.get('first')))
+        if dark:
+            rgb = [int(v) for v in re.findall(r'\d+', r.get('background', ''))[:3]]
+            if len(rgb) == 3 and sum(rgb) > 3 * 128:
+                errors.append('search: %s in the dark palette has a light background (%s)' % (r.get('first'), r['background']))
+            glaring = [f for f in r.get('svg', []) if 'invert' not in f]
+            if glaring:
+                errors.append('%s: %d SVG figure(s) not filtered in the dark palette (they glare)'
+                              % (r.get('first'), len(glaring)))
+    return list(zip(queries, results))
+
+
+def check_print(root, chapters, errors):
+    path = os.path.join(root, 'print.html')
+    if not os.path.exists(path):
+        errors.append('print.html: missing (the whole book on one page)')
+        return
+    ids = parse(path).ids
+    for name in chapters:
+        if name[:-len('.html')] not in ids:
+            errors.append('print.html: lacks %s' % name)
 
 
 def check_screenshots(browser, root, page_name, errors):
@@ -356,6 +560,7 @@ def main(argv):
         linked = {urllib.parse.urlsplit(t).path for _, _, t in parse(os.path.join(root, 'index.html')).links}
         errors += ['index.html: no link to %s' % c for c in chapters if c not in linked]
     check_files(root, chapters, errors)
+    check_print(root, [c for c in chapters if os.path.exists(os.path.join(root, c))], errors)
     present = [c for c in chapters if os.path.exists(os.path.join(root, c))]
     if not args.no_browser and present:
         browser = find_browser()
@@ -365,6 +570,13 @@ def main(argv):
             widest = max(widths, key=lambda n: widths[n].get('width', 0))
             print('check-rendered: on a %d px phone screen the widest page is %s, %s px'
                   % (PHONE[0], widest, widths[widest].get('width', '?')))
+        blocks = check_desktop_code(browser, root, [p for p in pages if p != 'print.html'], errors)
+        print('check-rendered: at %d px, %d code block(s) of at most 100 columns checked for sideways scrolling'
+              % (DESKTOP[0], blocks))
+        if os.path.exists(os.path.join(root, 'search-index.json')):
+            for (what, query), r in check_search(browser, root, errors):
+                print('check-rendered: search "%s" (%s): %s result(s), the first %s marks %s word(s)'
+                      % (query, what, r.get('results', 0), r.get('first'), r.get('hits', 0)))
     for w in warnings:
         print('check-rendered: warning: ' + w)
     for e in errors:

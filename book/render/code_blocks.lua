@@ -4,15 +4,28 @@
 -- links to the file's Doxygen page and to the chapter's download; a named chunk (```{.cuda #id})
 -- is headed by its name, noweb-style; every block, tangled or not, gets a copy button (HTML only:
 -- book/book.js copies the text of the <code> element, which is exactly the code shown).
--- A chunk continued in later blocks keeps one anchor: the later blocks get `id-2`, `id-3`, ...
+-- A chunk continued in later blocks keeps one anchor: the later blocks get `id--2`, `id--3`, ...
+-- (not `id-2`: Pandoc names the lines of block `id` `id-1`, `id-2`, ...)
 -- Every table is wrapped in a frame of its own (div.table-scroll, HTML only) that scrolls sideways,
 -- so a table wider than a phone's screen never makes the whole page wider (book/style.css).
+--
+-- The apparatus folds: a block whose file is a test, a benchmark registration, a benchmark main,
+-- a launcher file or a CPU reference (the file's name ends in _test, _bench, _main, _launch,
+-- _launchers or _reference before its extension: book/CONVENTIONS.md) renders inside a closed
+-- <details> whose one-line summary names the file, so the results are not buried under it.
+-- A block may say otherwise: class .open keeps an apparatus block open, .fold folds any block.
+-- Every file block gets an id (code-<file>, code-<file>-2 for its continuations), so a search hit
+-- in code lands on its block.
+-- Mentions of chapters and appendices in the text ("chapter 3.2", "Chapters 3.1 and 3.2",
+-- "appendix A's") become links to their pages (class xref), never inside a link or a heading.
 --
 -- Inputs from the renderer, as environment variables (strings, so nothing is re-read as Markdown):
 --   BOOK_API_MAP        a file of lines "src/reduce/x.cuh<TAB>api/x_8cuh.html" (may be absent)
 --   BOOK_DOWNLOAD       the chapter's download, relative to the page (may be empty)
 --   BOOK_CHAPTER_TITLE  the chapter's title: a first level-1 heading equal to it is dropped,
 --                       because the template already prints the title.
+--   BOOK_CHAPTERS       the book's chapters, one "id<TAB>page" a line (3.2<TAB>3.2-matmul.html);
+--                       may be empty (no mention becomes a link)
 
 local is_html = FORMAT:match('html') ~= nil
 
@@ -34,10 +47,65 @@ local function read_api_map()
   return pages
 end
 
+-- The highlighted HTML of code blocks, cached by what shapes it (BOOK_CODE_CACHE: a folder; its
+-- salt BOOK_CODE_SALT names the syntax definition and Pandoc's version). Highlighting with the
+-- book's CUDA definition is most of a page's Pandoc time, so a prose edit reuses every block's
+-- HTML; a block not in the cache is highlighted by Pandoc as usual, between two comments that
+-- book/render/pages.py reads to fill the cache and then removes. Every block is given an
+-- identifier (cb<n>, n its place in the chapter) unless it has one, so its HTML does not depend
+-- on the blocks Pandoc highlights beside it.
+local code_cache = os.getenv('BOOK_CODE_CACHE') or ''
+local code_salt = os.getenv('BOOK_CODE_SALT') or ''
+local blocks_seen = 0
+
+local function cache_key(block)
+  local attrs = {}
+  for k, v in pairs(block.attributes) do table.insert(attrs, k .. '=' .. v) end
+  table.sort(attrs)
+  return pandoc.utils.sha1(table.concat({ code_salt, block.identifier, table.concat(block.classes, ' '),
+    table.concat(attrs, '\n'), block.text }, '\0'))
+end
+
+-- The block itself, as cached HTML or between the cache's markers for Pandoc to highlight.
+local function highlighted(block)
+  if code_cache == '' then return { block } end
+  local key = cache_key(block)
+  local file = io.open(code_cache .. '/' .. key .. '.html', 'r')
+  if file then
+    local text = file:read('a')
+    file:close()
+    return { pandoc.RawBlock('html', text) }
+  end
+  return { pandoc.RawBlock('html', '<!--code-cache:' .. key .. '-->'), block,
+           pandoc.RawBlock('html', '<!--/code-cache-->') }
+end
+
 local api_pages = read_api_map()
 local download = os.getenv('BOOK_DOWNLOAD') or ''
 local chapter_title = os.getenv('BOOK_CHAPTER_TITLE') or ''
 local times_seen = {}          -- file or chunk name -> blocks seen so far
+
+local chapter_pages = {}       -- chapter id -> its page
+local chapter_ids = {}         -- the ids, longest first (so 3.2 is tried before 3)
+for line in (os.getenv('BOOK_CHAPTERS') or ''):gmatch('[^\n]+') do
+  local id, page = line:match('^([^\t]+)\t([^\t]+)$')
+  if id then chapter_pages[id] = page; table.insert(chapter_ids, id) end
+end
+table.sort(chapter_ids, function(a, b) return #a > #b or (#a == #b and a < b) end)
+
+-- The kind of apparatus a file is, from its name (nil: the code the chapter is about).
+local APPARATUS = { test = 'Tests', bench = 'Benchmark registration', main = 'Benchmark main',
+                    launch = 'Launchers', launchers = 'Launchers', reference = 'CPU reference' }
+local function apparatus_kind(file)
+  local base = file:match('([^/]+)$') or file
+  local stem = base:match('^(.-)%.[^.]+$') or base
+  local suffix = stem:match('_([%a]+)$')
+  return suffix and APPARATUS[suffix] or nil
+end
+
+local function slug(text)
+  return (text:gsub('[^%w%-%._]', '-'))
+end
 
 -- The head's name: the file (linked to its API page) or the chunk, and whether it continues one.
 local function head_name(block)
@@ -48,7 +116,7 @@ local function head_name(block)
   local continued = times_seen[key] > 1
   if file == nil then
     local name = block.identifier
-    if continued then block.identifier = name .. '-' .. times_seen[key] end
+    if continued then block.identifier = name .. '--' .. times_seen[key] end
     local sign = continued and ' +≡' or ' ≡'
     return '<span class="code-name chunk">⟨' .. escape_html(name) .. '⟩' .. sign .. '</span>'
   end
@@ -67,6 +135,8 @@ function CodeBlock(block)
     if name == nil then return nil end
     return { pandoc.RawBlock('html', '<div class="code-head">' .. name .. '</div>'), block }
   end
+  blocks_seen = blocks_seen + 1
+  if block.identifier == '' then block.identifier = 'cb' .. blocks_seen end
   local head = {}
   if name then table.insert(head, name) end
   if file and download ~= '' then
@@ -74,10 +144,102 @@ function CodeBlock(block)
       .. '" title="This chapter\'s code, with a CMakeLists.txt">chapter code</a>')
   end
   table.insert(head, '<button type="button" class="copy" aria-label="Copy this code">Copy</button>')
-  local open = '<div class="code"' .. (file and (' data-file="' .. escape_html(file) .. '"') or '')
+  local id = ''
+  if file then
+    local n = times_seen[file]
+    id = ' id="code-' .. escape_html(slug(file)) .. (n > 1 and ('-' .. n) or '') .. '"'
+  end
+  local open = '<div class="code"' .. id .. (file and (' data-file="' .. escape_html(file) .. '"') or '')
     .. '>\n<div class="code-head">' .. table.concat(head, ' ') .. '</div>'
-  return { pandoc.RawBlock('html', open), block, pandoc.RawBlock('html', '</div>') }
+  local kind = file and apparatus_kind(file) or nil
+  if block.classes:includes('fold') and kind == nil then kind = 'Code' end
+  if block.classes:includes('open') then kind = nil end
+  if kind then
+    local _, newlines = block.text:gsub('\n', '')
+    local summary = '<details class="apparatus"><summary><span class="kind">' .. kind .. ':</span> '
+      .. '<code>' .. escape_html(file or block.identifier) .. '</code>'
+      .. (times_seen[file or ('#' .. block.identifier)] > 1 and ' (continued)' or '')
+      .. ' <span class="lines">' .. (newlines + 1) .. ' lines</span></summary>\n'
+    open = summary .. open
+    local out = { pandoc.RawBlock('html', open) }
+    for _, b in ipairs(highlighted(block)) do table.insert(out, b) end
+    table.insert(out, pandoc.RawBlock('html', '</div>\n</details>'))
+    return out
+  end
+  local out = { pandoc.RawBlock('html', open) }
+  for _, b in ipairs(highlighted(block)) do table.insert(out, b) end
+  table.insert(out, pandoc.RawBlock('html', '</div>'))
+  return out
 end
+
+-- ---- mentions of chapters and appendices become links
+local KEYWORDS = { chapter = false, chapters = true, appendix = false, appendices = true,
+                   lesson = false, lessons = true }
+
+-- The known id that opens a word ("3.2", "3.2’s", "A,"), and the rest of the word; or nil.
+local function split_id(text)
+  for _, id in ipairs(chapter_ids) do
+    if text:sub(1, #id) == id then
+      local rest = text:sub(#id + 1)
+      local after = rest:sub(1, 1)
+      if rest == '' or not (after:match('[%w_]') or (after == '.' and rest:sub(2, 2):match('%d'))) then
+        return id, rest
+      end
+    end
+  end
+  return nil
+end
+
+local function xref(id, content)
+  return pandoc.Link(content, chapter_pages[id], '', pandoc.Attr('', { 'xref' }))
+end
+
+function Inlines(inlines)
+  if not is_html or next(chapter_pages) == nil then return nil end
+  local out = pandoc.List()
+  local i = 1
+  while i <= #inlines do
+    local el = inlines[i]
+    local word = el.t == 'Str' and el.text:lower() or nil
+    local plural = word and KEYWORDS[word]
+    local gap, target = inlines[i + 1], inlines[i + 2]
+    local id, rest
+    if plural ~= nil and gap and (gap.t == 'Space' or gap.t == 'SoftBreak') and target and target.t == 'Str' then
+      id, rest = split_id(target.text)
+    end
+    if id then
+      out:insert(xref(id, { el, pandoc.Space(), pandoc.Str(id) }))
+      if rest ~= '' then out:insert(pandoc.Str(rest)) end
+      i = i + 3
+      -- "chapters 3.1, 3.2 and 3.3": the ids that follow a plural link too
+      while plural and (rest == '' or rest == ',') do
+        local j, more = i, nil
+        while inlines[j] and (inlines[j].t == 'Space' or inlines[j].t == 'SoftBreak'
+            or (inlines[j].t == 'Str' and (inlines[j].text == 'and' or inlines[j].text == 'or'))) do
+          j = j + 1
+        end
+        if inlines[j] and inlines[j].t == 'Str' then more, rest = split_id(inlines[j].text) end
+        if not more or j == i then break end
+        for k = i, j - 1 do out:insert(inlines[k]) end
+        out:insert(xref(more, { pandoc.Str(more) }))
+        if rest ~= '' then out:insert(pandoc.Str(rest)) end
+        i = j + 1
+      end
+    else
+      out:insert(el)
+      i = i + 1
+    end
+  end
+  return out
+end
+
+-- A mention inside a link or a heading stays text (no link in a link; headings feed the contents).
+local function unlink(el)
+  return el:walk({ Link = function(link)
+    if link.classes:includes('xref') then return link.content end
+  end })
+end
+
 
 -- A table in a frame that scrolls sideways on its own (the page itself never does).
 function Table(table)
@@ -95,4 +257,6 @@ function Pandoc(doc)
   return doc
 end
 
-return { { CodeBlock = CodeBlock, Table = Table, Pandoc = Pandoc } }
+return { { CodeBlock = CodeBlock, Table = Table, Inlines = Inlines, Pandoc = Pandoc },
+         { Link = function(link) link.content = unlink(pandoc.Plain(link.content)).content; return link end,
+           Header = unlink } }

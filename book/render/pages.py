@@ -1,8 +1,10 @@
 """One HTML page per chapter, and the index, from book/template.html through Pandoc."""
 import html
 import os
+import re
 import subprocess
 
+import front
 from stamps import digest, read_bytes, write_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -15,6 +17,25 @@ FILTER = os.path.join(HERE, 'code_blocks.lua')
 def toolchain_digest():
     """Everything besides a chapter's text that shapes its page."""
     return digest([read_bytes(p) for p in (TEMPLATE, SYNTAX, FILTER, __file__)])
+
+
+CODE_CACHE = os.path.join('.render', 'code')
+CACHED = re.compile(r'<!--code-cache:([0-9a-f]{40})-->\n?(.*?)\n?<!--/code-cache-->', re.S)
+
+
+def code_salt():
+    """What, besides a block, shapes its highlighted HTML: the syntax definition, Pandoc's version."""
+    version = subprocess.run(['pandoc', '--version'], capture_output=True, text=True).stdout.split('\n')[0]
+    return digest(read_bytes(SYNTAX), version)
+
+
+def fill_code_cache(page, cache_dir):
+    """Stores each block Pandoc highlighted (between the filter's markers) and drops the markers."""
+    def store(match):
+        key, block = match.groups()
+        write_file(os.path.join(cache_dir, key + '.html'), block)
+        return block
+    return CACHED.sub(store, page)
 
 
 def page_name(chapter):
@@ -53,54 +74,88 @@ def run_pandoc(args, env_extra, what):
         print('render: pandoc on %s: %s' % (what, done.stderr.strip()))
 
 
+def chapter_map(chapters):
+    """The book's chapters for code_blocks.lua's links: one "id<TAB>page" a line."""
+    return ''.join('%s\t%s\n' % (c['id'], page_name(c)) for c in chapters)
+
+
 def chapter_digest(book_title, chapters, i, download, api_map_digest, tools):
     return digest(chapters[i]['text'], sorted(variables(book_title, chapters, i, download).items()),
-                  api_map_digest, tools)
+                  api_map_digest, tools, chapter_map(chapters))
 
 
-def render_chapter(book_title, chapters, i, download, api_map_file, out_dir):
+# A line of highlighted code (Pandoc: <span id="cb8-18"><a href="#cb8-18" ...></a>...</span>)
+# whose text is a chunk reference alone: <<name>>, its parts cut into highlighting spans.
+CODE_LINE = re.compile(r'(<span id="([^"]+)"><a href="#[^"]+" aria-hidden="true" tabindex="-1"></a>)(.*?)(</span>\n|</span></code>)')
+CHUNK_HEAD = re.compile(r'<span class="code-name chunk">⟨([^⟩<]+)⟩ (\+?≡)</span>')
+TAG = re.compile(r'<[^>]+>')
+
+
+def link_chunks(page):
+    """<<name>> in code links to the chunk's first block (id name); each chunk's head lists, and
+    links to, the lines that use it. The text of the code (what Copy copies) is unchanged."""
+    defined = set(CHUNK_HEAD_ID.findall(page))
+    uses = {}
+
+    def line(match):
+        start, line_id, body, end = match.groups()
+        text = html.unescape(TAG.sub('', body))
+        ref = re.fullmatch(r'(\s*)<<([^<>\s]+)>>(\s*)', text)
+        if not ref or ref.group(2) not in defined:
+            return match.group(0)
+        indent, name, trail = ref.groups()
+        uses.setdefault(name, []).append(line_id)
+        return '%s%s<a class="chunk-ref" href="#%s" title="Where this chunk is defined">&lt;&lt;%s&gt;&gt;</a>%s%s' % (
+            start, indent, html.escape(name), html.escape(name), trail, end)
+
+    page = CODE_LINE.sub(line, page)
+    names = {block: re.sub(r' \+?≡$', '', TAG.sub('', name).replace(' (continued)', '').strip())
+             for name, block in BLOCK_NAME.findall(page)}
+
+    def head(match):
+        name, sign = match.groups()
+        used = uses.get(html.unescape(name), [])
+        if not used or sign != '≡':
+            return match.group(0)
+        links = ', '.join('<a href="#%s">%s</a>' % (u, names.get(u.rsplit('-', 1)[0], 'line ' + u))
+                          for u in used)
+        return match.group(0) + ' <span class="chunk-uses">used in %s</span>' % links
+
+    return CHUNK_HEAD.sub(head, page)
+
+
+BLOCK_NAME = re.compile(r'<div class="code-head"><span class="code-name [a-z]+">(.*?)</span>'
+                        r'(?:(?!<div class="sourceCode").)*?<div class="sourceCode" id="([^"]+)"', re.S)
+CHUNK_HEAD_ID = re.compile(r'<div class="sourceCode" id="([^"]+)"')
+
+
+def render_chapter(book_title, chapters, i, download, api_map_file, out_dir, salt=None):
     chapter = chapters[i]
     target = os.path.join(out_dir, page_name(chapter))
     args = [chapter['markdown'], '--from', 'markdown', '--to', 'html5', '--standalone',
-            '--template', TEMPLATE, '--toc', '--toc-depth', '3', '--mathml', '--preserve-tabs',
+            '--template', TEMPLATE, '--toc', '--toc-depth', '3', '--mathml', '--preserve-tabs', '--wrap', 'none',
             '--syntax-definition', SYNTAX, '--lua-filter', FILTER,
             '--metadata', 'pagetitle=' + chapter['title'], '--output', target + '.new']
     for key, value in variables(book_title, chapters, i, download).items():
         args += ['--variable', '%s=%s' % (key, value)]
+    cache_dir = os.path.join(out_dir, CODE_CACHE)
+    os.makedirs(cache_dir, exist_ok=True)
     run_pandoc(args, {'BOOK_API_MAP': api_map_file or '', 'BOOK_DOWNLOAD': download,
-                      'BOOK_CHAPTER_TITLE': chapter['title']}, chapter['markdown'])
+                      'BOOK_CHAPTER_TITLE': chapter['title'], 'BOOK_CHAPTERS': chapter_map(chapters),
+                      'BOOK_CODE_CACHE': cache_dir, 'BOOK_CODE_SALT': salt or code_salt()},
+               chapter['markdown'])
+    with open(target + '.new', encoding='utf-8') as f:
+        page = link_chunks(fill_code_cache(f.read(), cache_dir))
+    with open(target + '.new', 'w', encoding='utf-8') as f:
+        f.write(page)
     os.replace(target + '.new', target)
     return target
 
 
-def index_body(book_title, chapters, extras):
-    """The index page's text: the chapters in order, then the book's other outputs."""
-    rows = []
-    for chapter in chapters:
-        if chapter['measured']:
-            state = 'measured ' + chapter['measured']
-        elif chapter.get('src'):
-            state = 'not yet measured'
-        else:
-            state = 'no code of its own'  # the appendices of symbols and rebuilding
-        if chapter['stale']:
-            state += '; <strong class="stale">stale: the code changed since</strong>'
-        rows.append('<li><span class="id">%s</span><a href="%s">%s</a><span class="meta">%s</span></li>'
-                    % (html.escape(chapter['id']), page_name(chapter), html.escape(chapter['title']), state))
-    parts = ['<h1 class="title">%s</h1>' % html.escape(book_title),
-             '<p>A literate book: every kernel, test and benchmark is tangled from these pages, and '
-             'every number in them was measured.</p>',
-             '<h2 id="chapters">Chapters</h2>', '<ol class="chapters">', '\n'.join(rows), '</ol>']
-    if extras:
-        parts += ['<h2 id="also">Also in this book</h2>', '<ul>']
-        parts += ['<li><a href="%s">%s</a></li>' % (html.escape(href), html.escape(label)) for href, label in extras]
-        parts.append('</ul>')
-    return '\n'.join(parts) + '\n'
-
-
-def render_index(book_title, chapters, extras, out_dir, work_dir):
+def render_index(book_title, chapters, extras, records_dir, out_dir, work_dir):
+    """The front page (book/render/front.py writes its body)."""
     source = os.path.join(work_dir, 'index.md')
-    write_file(source, '```{=html}\n' + index_body(book_title, chapters, extras) + '```\n')
+    write_file(source, '```{=html}\n' + front.body(book_title, chapters, extras, records_dir, page_name) + '```\n')
     target = os.path.join(out_dir, 'index.html')
     run_pandoc([source, '--from', 'markdown', '--to', 'html5', '--standalone', '--template', TEMPLATE,
                 '--metadata', 'pagetitle=' + book_title,

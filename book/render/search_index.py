@@ -1,9 +1,14 @@
-"""The search index: every heading and paragraph of every chapter page, with the anchor of the
-heading above it. One fragment per chapter is kept in .render/search/ (remade only with its page);
-the fragments are joined, in book order, into search-index.js, which book/book.js loads."""
+"""The search index's documents: every heading, paragraph and code block of every chapter page,
+with the anchor of the heading above it (a code block: its own anchor). A paragraph's formulas are
+kept as searchable words (x: B_\\text{dram} gives B_dram, \\lambda gives lambda and λ); a code
+block's identifiers likewise. One fragment per chapter is kept in .render/search/ (remade only
+with its page); the fragments are joined, in book order, into search-index.js, a script that sets
+window.BOOK_SEARCH_INDEX (a <script>, not fetched JSON, so file:// pages work). book/book.js
+indexes these documents with MiniSearch (vendored as minisearch.js) on the first search."""
 import html.parser
 import json
 import os
+import re
 
 from stamps import write_file
 
@@ -11,25 +16,58 @@ FRAGMENTS = os.path.join('.render', 'search')
 TEXT_TAGS = {'p', 'li', 'dd', 'td', 'th', 'figcaption', 'blockquote'}
 HEADINGS = {'h1', 'h2', 'h3', 'h4', 'h5', 'h6'}
 SKIP = {'pre', 'script', 'style', 'nav', 'header', 'math', 'button'}
+CODE_LIMIT = 4000        # characters of a code block's text kept for the excerpt (identifiers: all)
+GREEK = {'alpha': 'α', 'beta': 'β', 'gamma': 'γ', 'delta': 'δ', 'epsilon': 'ε', 'varepsilon': 'ε',
+         'zeta': 'ζ', 'eta': 'η', 'theta': 'θ', 'kappa': 'κ', 'lambda': 'λ', 'mu': 'μ', 'nu': 'ν',
+         'xi': 'ξ', 'pi': 'π', 'rho': 'ρ', 'sigma': 'σ', 'tau': 'τ', 'phi': 'φ', 'varphi': 'φ',
+         'chi': 'χ', 'psi': 'ψ', 'omega': 'ω', 'Gamma': 'Γ', 'Delta': 'Δ', 'Theta': 'Θ',
+         'Lambda': 'Λ', 'Pi': 'Π', 'Sigma': 'Σ', 'Phi': 'Φ', 'Omega': 'Ω'}
+TEXT_COMMANDS = re.compile(r'\\(?:text|mathrm|mathit|mathbf|mathsf|mathtt|textrm|textit|operatorname)\s*\{([^{}]*)\}')
+IDENTIFIER = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
+
+
+def tex_words(tex):
+    """A formula as the words a reader would type for it: B_{\\text{dram}} -> B_dram."""
+    text = TEXT_COMMANDS.sub(r'\1', tex)
+    text = re.sub(r'\\([A-Za-z]+)', lambda m: ' %s %s ' % (m.group(1), GREEK[m.group(1)])
+                  if m.group(1) in GREEK else ' ', text)
+    text = re.sub(r'_\s*\{([^{}]*)\}', lambda m: '_' + re.sub(r'\s+', '', m.group(1)), text)
+    return ' '.join(text.replace('{', ' ').replace('}', ' ').split())
+
+
+def code_words(code):
+    """A code block's identifiers, each once, in order of first use."""
+    seen = dict.fromkeys(w for w in IDENTIFIER.findall(code) if len(w) > 1)
+    return ' '.join(seen)
 
 
 class _Collector(html.parser.HTMLParser):
-    """Collects (kind, anchor, heading, text) from the <main> element of a page."""
+    """Collects (kind, anchor, heading, text, extra words) from the <main> element of a page:
+    kind h (a heading), p (a paragraph, list item, cell...) or c (a code block)."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.entries, self.in_main, self.skip, self.block = [], 0, 0, None
-        self.anchor, self.heading, self.text = '', '', []
+        self.anchor, self.heading, self.text, self.extra = '', '', [], []
+        self.tex, self.code, self.code_anchor = None, None, ''
 
     def handle_starttag(self, tag, attrs):
         if tag == 'main':
             self.in_main += 1
         if not self.in_main:
             return
+        a = dict(attrs)
+        if tag == 'annotation' and a.get('encoding') == 'application/x-tex':
+            self.tex = []
+        if tag == 'div' and a.get('id') and ({'code', 'sourceCode'} & set((a.get('class') or '').split())):
+            if 'code' in (a.get('class') or '').split() or not self.code_anchor:
+                self.code_anchor = a['id']
+        if tag == 'pre' and self.code is None:
+            self.code = []
         if tag in SKIP:
             self.skip += 1
         elif self.skip == 0 and self.block is None and (tag in HEADINGS or tag in TEXT_TAGS):
-            self.block, self.text = tag, []
+            self.block, self.text, self.extra = tag, [], []
             if tag in HEADINGS:
                 self.anchor = dict(attrs).get('id') or self.anchor
 
@@ -38,19 +76,35 @@ class _Collector(html.parser.HTMLParser):
             self.in_main -= 1
         if not self.in_main:
             return
+        if tag == 'annotation' and self.tex is not None:
+            words = tex_words(''.join(self.tex))
+            if self.block and words:
+                self.extra.append(words)
+            self.tex = None
+        if tag == 'pre' and self.code is not None:
+            code = ''.join(self.code)
+            if code.strip():
+                self.entries.append(('c', self.code_anchor or self.anchor, self.heading,
+                                     code[:CODE_LIMIT], code_words(code)))
+            self.code, self.code_anchor = None, ''
         if tag in SKIP:
             self.skip = max(0, self.skip - 1)
         elif tag == self.block:
             text = ' '.join(''.join(self.text).split())
+            extra = ' '.join(self.extra)
             if tag in HEADINGS:
                 self.heading = text
-                self.entries.append(('h', self.anchor, text, text))
-            elif text:
-                self.entries.append(('p', self.anchor, self.heading, text))
+                self.entries.append(('h', self.anchor, text, text, extra))
+            elif text or extra:
+                self.entries.append(('p', self.anchor, self.heading, text, extra))
             self.block = None
 
     def handle_data(self, data):
-        if self.in_main and self.block and self.skip == 0:
+        if self.tex is not None:
+            self.tex.append(data)
+        elif self.code is not None:
+            self.code.append(data)
+        elif self.in_main and self.block and self.skip == 0:
             self.text.append(data)
 
 
@@ -58,8 +112,13 @@ def page_entries(page_path, href, chapter_label):
     collector = _Collector()
     with open(page_path, encoding='utf-8') as f:
         collector.feed(f.read())
-    return [{'k': k, 'p': href, 'a': a, 'h': h, 't': t, 'c': chapter_label}
-            for k, a, h, t in collector.entries]
+    entries = []
+    for k, a, h, t, x in collector.entries:
+        entry = {'k': k, 'p': href, 'a': a, 'h': h, 't': t, 'c': chapter_label}
+        if x:
+            entry['x'] = x
+        entries.append(entry)
+    return entries
 
 
 def write_fragment(out_dir, basename, entries):
@@ -73,7 +132,7 @@ def write_index(out_dir, chapters):
         path = os.path.join(out_dir, FRAGMENTS, chapter['basename'] + '.json')
         with open(path, encoding='utf-8') as f:
             entries += json.load(f)
-    index = json.dumps({'format': 1, 'entries': entries}, ensure_ascii=False, separators=(',', ':'))
+    index = json.dumps({'format': 2, 'entries': entries}, ensure_ascii=False, separators=(',', ':'))
     write_file(os.path.join(out_dir, 'search-index.json'), index + '\n')
     write_file(os.path.join(out_dir, 'search-index.js'), 'window.BOOK_SEARCH_INDEX = ' + index + ';\n')
     return len(entries)

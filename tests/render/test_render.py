@@ -5,7 +5,10 @@ temporary folder outside the repository. Classes are run as separate ctest tests
   CheckTest        check-rendered passes on the fixture and catches each kind of damage
   ScreenshotTest   check-rendered with Chromium: no blank page, every page fits a 390 px phone
                    (exit 77: skipped where Chromium is absent)
-  DownloadTest     a chapter's download unpacks and builds with cmake + nvcc (77 without nvcc)"""
+  DownloadTest     a chapter's download unpacks and builds with cmake + nvcc (77 without nvcc)
+  ReaderTest       search documents and the vendored library, folded apparatus, chapter and chunk
+                   links, the theme switch, the print view, the front page
+  ReproducibleTest the EPUB is byte-identical between two renders in two folders"""
 import html.parser
 import os
 import re
@@ -130,14 +133,14 @@ class RenderTest(Workspace):
 
     def test_tangled_blocks_name_their_file_and_link_to_api_and_download(self):
         page = self.read('3.1-reduction.html')
-        head = re.search(r'<div class="code" data-file="src/reduce/reduce.cu">\s*<div class="code-head">(.*?)</div>',
+        head = re.search(r'<div class="code"[^>]* data-file="src/reduce/reduce.cu">\s*<div class="code-head">(.*?)</div>',
                          page, re.S).group(1)
         self.assertIn('>src/reduce/reduce.cu<', head)
         api = re.search(r'href="(api/[^"]+)"', head).group(1)
         self.assertTrue(os.path.exists(os.path.join(self.out, api)), api)
         self.assertIn('href="downloads/3.1-reduce.tar.gz"', head)
         self.assertIn('⟨reduce-v1-kernel⟩ +≡', page)
-        self.assertIn('id="reduce-v1-kernel-2"', page)
+        self.assertIn('id="reduce-v1-kernel--2"', page)
 
     def test_tables_scroll_in_frames_and_the_contents_fold(self):
         page = self.read('3.1-reduction.html')
@@ -219,6 +222,129 @@ class RenderTest(Workspace):
         self.assertIn('book.json: missing', done.stderr)
 
 
+class ReaderTest(Workspace):
+    def test_search_library_is_vendored_and_the_index_holds_formulas_and_code(self):
+        library = self.read('minisearch.js')
+        self.assertIn('MiniSearch', library)
+        self.assertIn('MIT', library.split('*/', 1)[0], 'the license travels with it')
+        index = self.read('search-index.js')
+        self.assertTrue(index.startswith('window.BOOK_SEARCH_INDEX = '))
+        import json
+        entries = json.loads(index[len('window.BOOK_SEARCH_INDEX = '):].rstrip().rstrip(';'))['entries']
+        symbols = ' '.join(e.get('x', '') for e in entries if e['k'] == 'p')
+        self.assertIn('B_copy', symbols, 'a formula is indexed as the words typed for it')
+        self.assertIn('N_SM', symbols)
+        code = [e for e in entries if e['k'] == 'c']
+        self.assertTrue(any('reduce_v1_interleaved' in e['x'].split() for e in code), 'code identifiers')
+        self.assertTrue(all(e['a'] for e in code), 'every code hit has an anchor to land on')
+        for e in code:
+            self.assertIn('id="%s"' % e['a'], self.read(e['p']))
+        self.assertIn('minisearch.js', self.read('book.js'))
+
+    def test_apparatus_folds_and_the_rest_does_not(self):
+        page = self.read('3.1-reduction.html')
+        fold = re.search(r'<details class="apparatus"><summary>(.*?)</summary>\s*<div class="code"[^>]*'
+                         r'data-file="([^"]+)"', page, re.S)
+        self.assertIsNotNone(fold)
+        self.assertEqual(fold.group(2), 'src/reduce/reduce_test.cu')
+        self.assertIn('Tests:', fold.group(1))
+        self.assertIn('src/reduce/reduce_test.cu', fold.group(1))
+        self.assertEqual(page.count('<details class="apparatus">'), 1, 'reduce.cu and the header stay open')
+
+    def test_apparatus_rule(self):
+        lua = os.path.join(REPO, 'book', 'render', 'code_blocks.lua')
+        cases = {'src/a/a_test.cu': True, 'src/a/a_test.cpp': True, 'src/a/a_bench.cu': True,
+                 'src/bench/gbench_main.cu': True, 'src/f/fusion_launch.cuh': True,
+                 'src/m/matmul_reference.cpp': True, 'src/a/a.cu': False, 'src/launch/launch.cu': False,
+                 'src/a/test.cu': False, 'src/a/a_model.h': False}
+        md = '\n'.join('```{.cuda file=%s}\nint x;\n```\n' % f for f in cases)
+        done = subprocess.run(['pandoc', '--from', 'markdown', '--to', 'html5', '--lua-filter', lua],
+                              input=md, capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        for file, folds in cases.items():
+            folded = re.search(r'<summary>[^\n]*<code>%s</code>' % re.escape(file), done.stdout) is not None
+            self.assertEqual(folded, folds, file)
+
+    def test_mentions_of_chapters_link_to_them(self):
+        page = self.read('3.1-reduction.html')
+        self.assertRegex(page, r'<a href="A-bench.html" class="xref">appendix A</a>’s')
+        self.assertRegex(page, r'<a href="3.1-reduction.html" class="xref">chapter 3.1</a>')
+        self.assertRegex(page, r'<a href="3.1-reduction.html" class="xref">Chapters 3.1</a> and <a href="A-bench.html" '
+                               r'class="xref">A</a>')
+        self.assertIn('<a href="A-bench.html">appendix A</a>', page, 'no link inside a link')
+
+    def test_chunk_references_link_both_ways(self):
+        page = self.read('3.1-reduction.html')
+        ref = re.search(r'<span id="([^"]+)"><a [^>]*></a>\s*<a class="chunk-ref" href="#reduce-v1-body"', page)
+        self.assertIsNotNone(ref, 'the <<reduce-v1-body>> line links to its definition')
+        self.assertIn('id="reduce-v1-body"', page)
+        self.assertRegex(page, r'⟨reduce-v1-body⟩ ≡</span> <span class="chunk-uses">used in <a href="#%s">'
+                               r'⟨reduce-v1-kernel⟩' % re.escape(ref.group(1)))
+        parser = CodeText()
+        parser.feed(page)
+        self.assertIn('    <<reduce-v1-body>>', parser.blocks[0], 'the code text is unchanged')
+
+    def test_theme_switch_and_dark_figures(self):
+        page = self.read('3.1-reduction.html')
+        self.assertIn('id="theme"', page)
+        self.assertIn("localStorage.getItem('book-theme')", page.split('</head>')[0])
+        css = self.read('style.css')
+        self.assertIn(':root[data-theme="dark"]', css)
+        self.assertIn('img[src$=".svg"] { filter: invert', css)
+        self.assertIn("localStorage.setItem('book-theme'", self.read('book.js'))
+
+    def test_print_view_holds_every_chapter_with_unique_ids(self):
+        page = self.read('print.html')
+        self.assertIn('<section class="print-chapter" id="3.1-reduction">', page)
+        self.assertIn('<section class="print-chapter" id="A-bench">', page)
+        ids = re.findall(r'\bid="([^"]+)"', page)
+        self.assertEqual(len(ids), len(set(ids)), 'ids are unique')
+        self.assertIn('href="#A-bench--the-timer"', page, 'links between chapters stay inside the page')
+        self.assertIn('<details class="apparatus" open>', page)
+        self.assertNotIn('href="3.1-reduction.html', page)
+
+    def test_front_page(self):
+        page = self.read('index.html')
+        self.assertEqual(len(re.findall(r'<li>', page.split('<ol class="outcomes">')[1].split('</ol>')[0])), 8)
+        for n in (1, 2, 3, 4):
+            self.assertIn('id="module-%d"' % n, page)
+        module3 = page.split('id="module-3"')[1].split('</section>')[0]
+        self.assertIn('href="3.1-reduction.html"', module3)
+        self.assertIn('Its lessons are being written', page.split('id="module-4"')[1].split('</section>')[0])
+        self.assertIn('href="A-bench.html"', page.split('id="appendices"')[1])
+        self.assertIn('href="print.html"', page)
+
+    def test_a_new_lesson_appears_under_its_module(self):
+        book = os.path.join(self.woven, 'book.json')
+        with open(book) as f:
+            text = f.read()
+        with open(book, 'w') as f:
+            f.write(text.replace('"chapters": [', '"chapters": [\n    {"id": "4.1", "title": "The roofline as a method", '
+                                 '"basename": "4.1-roofline", "stale": false, "measured": ""},'))
+        shutil.copy(os.path.join(self.woven, 'A-bench.md'), os.path.join(self.woven, '4.1-roofline.md'))
+        done = render(self.out, self.woven)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        module4 = self.read('index.html').split('id="module-4"')[1].split('</section>')[0]
+        self.assertIn('href="4.1-roofline.html"', module4)
+        self.assertIn('The roofline as a method', module4)
+
+
+class ReproducibleTest(unittest.TestCase):
+    def test_the_epub_is_byte_identical_between_two_renders(self):
+        books = []
+        with tempfile.TemporaryDirectory(prefix='render-repro.') as work:
+            for run in ('one', 'two'):
+                woven = os.path.join(work, run, 'woven')
+                shutil.copytree(os.path.join(FIXTURE, 'woven'), woven)
+                out = os.path.join(work, run, 'book')
+                done = render(out, woven)
+                self.assertEqual(done.returncode, 0, done.stderr)
+                with open(os.path.join(out, 'kernels-and-the-machine.epub'), 'rb') as f:
+                    books.append(f.read())
+                time.sleep(1.1)   # a timestamp left in would differ by at least a second
+        self.assertEqual(books[0], books[1], 'the EPUB differs between two renders of the same book')
+
+
 class CheckTest(Workspace):
     def assertCheckFails(self, message):
         done = check(self.out, '--no-screenshot')
@@ -285,6 +411,20 @@ class ScreenshotTest(Workspace):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertRegex(done.stdout, r'on a 390 px phone screen the widest page is \S+, (\d+) px')
         self.assertLessEqual(int(re.search(r'widest page is \S+, (\d+) px', done.stdout).group(1)), 390)
+
+    def test_search_works_from_file_urls_and_marks_on_arrival(self):
+        done = self.check_in_browser()
+        self.assertEqual(done.returncode, 0, done.stderr)
+        for what in ('a word of a heading', 'a code identifier', 'a symbol with an underscore'):
+            self.assertRegex(done.stdout, r'search "[^"]+" \(%s\): [1-9]\d* result\(s\), the first \S+ marks [1-9]'
+                             % re.escape(what))
+
+    def test_broken_search_is_caught(self):
+        with open(os.path.join(self.out, 'minisearch.js'), 'w') as f:
+            f.write('// not the library\n')
+        done = self.check_in_browser()
+        self.assertEqual(done.returncode, 1)
+        self.assertIn('finds nothing', done.stderr)
 
     def test_what_is_wider_than_a_phone_scrolls_in_its_own_frame(self):
         # the widest things a chapter holds: an 8-column table of measured values, the dated box's

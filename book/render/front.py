@@ -1,0 +1,194 @@
+"""The front page (index.html): the course in a paragraph, its outcomes, its modules with their
+lessons, the machine and the date of the numbers in words, a table of headline results, then the
+appendices and the book's other outputs.
+
+The words come from book/front.md. The lessons come from the chapters the book has (book/chapters.txt,
+through the weaver's book.json): a chapter whose id starts with "N." is a lesson of module N; the
+others (A, B, C) are appendices. The machine and the date come from
+book/measurements/<gpu>/machine.json; the headline results from the chapters' records there:
+for each ladder of a chapter (results named <src>/[<ladder>_]v<N>_<name>@<args>), its last rung
+(the highest N) at the largest size where a peer (<src>/peer_<what>) was measured, against the
+first such peer; nothing in the table is typed."""
+import datetime
+import glob
+import html
+import json
+import os
+import re
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BOOK = os.path.dirname(HERE)
+WORDS = os.path.join(BOOK, 'front.md')
+RUNG = re.compile(r'^[^/]+/(?:(?P<ladder>[A-Za-z0-9]+)_)?v(?P<n>\d+)_[^@]*@(?P<args>.+)$')
+PEER = re.compile(r'^[^/]+/peer_[^@]*@(?P<args>.+)$')
+
+
+class FrontError(Exception):
+    pass
+
+
+def read_words(path=WORDS):
+    """{'intro': [paragraph], 'outcomes': [item], 'modules': {n: (name, paragraph)}}."""
+    with open(path, encoding='utf-8') as f:
+        text = re.sub(r'<!--.*?-->', '', f.read(), flags=re.S)
+    words = {'intro': [], 'outcomes': [], 'modules': {}}
+    for head, body in re.findall(r'^## ([^\n]+)\n(.*?)(?=^## |\Z)', text, re.S | re.M):
+        paragraphs = [' '.join(p.split()) for p in re.split(r'\n\s*\n', body.strip()) if p.strip()]
+        module = re.match(r'module (\d+): (.+)$', head.strip())
+        if head.strip() == 'intro':
+            words['intro'] = paragraphs
+        elif head.strip() == 'outcomes':
+            words['outcomes'] = [' '.join(i.split()) for i in re.split(r'^\d+\.\s+', body.strip(), flags=re.M) if i.strip()]
+        elif module:
+            words['modules'][int(module.group(1))] = (module.group(2).strip(), ' '.join(paragraphs))
+        else:
+            raise FrontError('%s: unknown section "## %s"' % (path, head.strip()))
+    if not words['intro'] or not words['outcomes'] or not words['modules']:
+        raise FrontError('%s: needs the sections intro, outcomes and module N: ...' % path)
+    return words
+
+
+def date_in_words(stamp):
+    """2026-11-29T16:13:17Z -> 29 November 2026."""
+    try:
+        day = datetime.datetime.strptime(stamp[:10], '%Y-%m-%d')
+    except (TypeError, ValueError):
+        return None
+    return '%d %s %d' % (day.day, day.strftime('%B'), day.year)
+
+
+def article(name):
+    """'an' before a name read with a vowel sound (an NVIDIA H200, an AMD ..., a GeForce)."""
+    first = name[:1]
+    if first.isupper() and (len(name) > 1 and name[1:2].isupper()):
+        return 'an' if first in 'AEFHILMNORSX' else 'a'
+    return 'an' if first.lower() in 'aeiou' else 'a'
+
+
+def seconds(value):
+    """A time with its unit, three significant figures."""
+    for scale, unit in ((1, 's'), (1e-3, 'ms'), (1e-6, 'µs'), (1e-9, 'ns')):
+        if value >= scale or unit == 'ns':
+            return '%.3g %s' % (value / scale, unit)
+
+
+def size(args):
+    product = 1
+    for part in args.split('x'):
+        product *= int(part) if part.isdigit() else 1
+    return product
+
+
+def headlines(record):
+    """[(ladder, rung key, peer key)] of one chapter's record, in the record's order."""
+    results = record.get('results') or {}
+    peers = [(k, PEER.match(k).group('args')) for k in results if PEER.match(k)]
+    ladders = {}
+    for key in results:
+        m = RUNG.match(key)
+        if m:
+            ladders.setdefault(m.group('ladder') or '', []).append((int(m.group('n')), m.group('args'), key))
+    rows = []
+    for ladder, rungs in ladders.items():
+        last = max(n for n, _, _ in rungs)
+        for n, args, key in sorted((r for r in rungs if r[0] == last), key=lambda r: -size(r[1])):
+            peer = next((p for p, a in peers if a == args), None)   # the same problem size only
+            if peer and 'time' in results[key] and 'time' in results[peer]:
+                rows.append((ladder, key, peer))
+                break
+    return rows
+
+
+def results_table(chapters, records_dir, page_name):
+    rows = []
+    for chapter in chapters:
+        path = os.path.join(records_dir, chapter['id'] + '.json')
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding='utf-8') as f:
+            record = json.load(f)
+        for ladder, rung, peer in headlines(record):
+            r, p = record['results'][rung]['time']['median'], record['results'][peer]['time']['median']
+            rows.append('<tr><td><a href="%s">%s</a></td><td><code>%s</code></td><td>%s</td><td><code>%s</code></td>'
+                        '<td>%s</td><td>%.2f×</td><td>%s</td></tr>'
+                        % (page_name(chapter), html.escape(chapter['id']), html.escape(rung), seconds(r),
+                           html.escape(peer), seconds(p), p / r, date_in_words(record.get('date', '')) or ''))
+    if not rows:
+        return ''
+    return ('<div class="table-scroll"><table class="headlines">\n<thead><tr><th>chapter</th><th>last rung</th>'
+            '<th>its time</th><th>peer</th><th>peer time</th><th>speed vs peer</th><th>measured</th></tr></thead>\n'
+            '<tbody>\n%s\n</tbody></table></div>\n'
+            '<p class="note">Each ladder\'s last rung against the peer measured in the same run, at the '
+            'largest size both ran; speed vs peer is the peer\'s time over the rung\'s (above 1.00×: '
+            'faster than the peer). Times are medians from the records.</p>' % '\n'.join(rows))
+
+
+def machine_line(records_dir):
+    path = os.path.join(records_dir, 'machine.json')
+    try:
+        with open(path, encoding='utf-8') as f:
+            machine = json.load(f)
+    except (OSError, ValueError):
+        return '<p class="machine">No numbers yet: nothing has been measured on a GPU (<code>make measure</code>).</p>'
+    gpu = machine.get('gpu') or (machine.get('context') or {}).get('gpu') or 'an unnamed GPU'
+    when = date_in_words(machine.get('date', ''))
+    return ('<p class="machine">Every number in this book was measured on %s %s%s, by the code in '
+            'the book; a chapter whose code changed since says so.</p>'
+            % (article(gpu), html.escape(gpu), ' on ' + when if when else ''))
+
+
+def lesson_item(c, page_name):
+    stale = ' <strong class="stale">stale: the code changed since its numbers</strong>' if c['stale'] else ''
+    return '<li><span class="id">%s</span><a href="%s">%s</a>%s</li>' % (
+        html.escape(c['id']), page_name(c), html.escape(c['title']), stale)
+
+
+def module_lists(words, chapters, page_name):
+    parts = []
+    modules = dict(words['modules'])
+    lessons = {}
+    for c in chapters:
+        head = c['id'].split('.')[0]
+        if head.isdigit() and '.' in c['id']:
+            lessons.setdefault(int(head), []).append(c)
+    for n in sorted(set(modules) | set(lessons)):
+        name, text = modules.get(n, ('Module %d' % n, ''))
+        items = ''.join(lesson_item(c, page_name) for c in lessons.get(n, []))
+        parts.append('<section class="module"><h3 id="module-%d">Module %d: %s</h3>\n<p>%s</p>\n%s</section>'
+                     % (n, n, html.escape(name), html.escape(text),
+                        '<ol class="chapters">%s</ol>' % items if items else
+                        '<p class="note">Its lessons are being written.</p>'))
+    return '\n'.join(parts)
+
+
+def body(book_title, chapters, extras, records_dir, page_name):
+    words = read_words()
+    appendices = [c for c in chapters if not ('.' in c['id'] and c['id'].split('.')[0].isdigit())]
+    parts = ['<h1 class="title">%s</h1>' % html.escape(book_title)]
+    parts += ['<p class="lead">%s</p>' % html.escape(p) for p in words['intro']]
+    parts.append(machine_line(records_dir))
+    parts += ['<h2 id="outcomes">What you will be able to do</h2>', '<ol class="outcomes">',
+              ''.join('<li>%s</li>' % html.escape(o) for o in words['outcomes']), '</ol>']
+    parts += ['<h2 id="modules">The modules and their lessons</h2>', module_lists(words, chapters, page_name)]
+    table = results_table(chapters, records_dir, page_name)
+    if table:
+        parts += ['<h2 id="results">Headline results</h2>', table]
+    if appendices:
+        parts += ['<h2 id="appendices">Appendices</h2>', '<ol class="chapters">']
+        parts += [lesson_item(c, page_name) for c in appendices]
+        parts.append('</ol>')
+    if extras:
+        parts += ['<h2 id="also">Also in this book</h2>', '<ul>']
+        parts += ['<li><a href="%s">%s</a></li>' % (html.escape(h), html.escape(l)) for h, l in extras]
+        parts.append('</ul>')
+    return '\n'.join(parts) + '\n'
+
+
+def inputs(records_dir):
+    """What the front page reads besides the chapters: for its digest."""
+    files = [WORDS] + sorted(glob.glob(os.path.join(records_dir, '*.json')))
+    out = []
+    for path in files:
+        with open(path, 'rb') as f:
+            out.append(f.read())
+    return out

@@ -1,0 +1,57 @@
+"""The whole book on one page, for printing (print.html): each chapter page's <main>, in book
+order, in a <section> of its own. Ids are made unique by the chapter's page name
+(3.1-reduction.html's "the-first-version" becomes "3.1-reduction--the-first-version"), and every
+link between chapter pages becomes a link inside this page; folded code is unfolded."""
+import html
+import os
+import re
+
+from stamps import write_file
+
+MAIN = re.compile(r'<main id="content">(.*)</main>', re.S)
+ID = re.compile(r'\bid="([^"]*)"')
+HREF = re.compile(r'\bhref="([^"]*)"')
+
+
+def chapter_body(page_html, base, pages):
+    body = MAIN.search(page_html).group(1)
+    body = re.sub(r'<nav class="pager[^"]*".*?</nav>', '', body, flags=re.S)
+    body = ID.sub(lambda m: 'id="%s--%s"' % (base, m.group(1)), body)
+
+    def href(m):
+        target = html.unescape(m.group(1))
+        if target.startswith('#'):
+            return 'href="#%s--%s"' % (html.escape(base), html.escape(target[1:]))
+        page, _, anchor = target.partition('#')
+        page = page.split('?')[0]
+        if page in pages:
+            other = page[:-len('.html')]
+            return 'href="#%s"' % html.escape(other + ('--' + anchor if anchor else ''))
+        return m.group(0)
+
+    body = HREF.sub(href, body)
+    return body.replace('<details class="apparatus">', '<details class="apparatus" open>')
+
+
+def build(book_title, chapters, page_name, out_dir):
+    pages = {page_name(c) for c in chapters}
+    sections = []
+    for chapter in chapters:
+        name = page_name(chapter)
+        with open(os.path.join(out_dir, name), encoding='utf-8') as f:
+            body = chapter_body(f.read(), name[:-len('.html')], pages)
+        sections.append('<section class="print-chapter" id="%s">\n%s\n</section>'
+                        % (html.escape(name[:-len('.html')]), body))
+    contents = ''.join('<li><a href="#%s">%s %s</a></li>' % (
+        html.escape(page_name(c)[:-len('.html')]), html.escape(c['id']), html.escape(c['title']))
+        for c in chapters)
+    page = ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            '<meta name="color-scheme" content="light">\n<title>%s: the whole book</title>\n'
+            '<link rel="stylesheet" href="style.css">\n</head>\n<body class="print-view">\n'
+            '<div class="layout"><main id="content">\n<h1 class="title">%s</h1>\n'
+            '<p class="chapter-meta">The whole book on one page, to print or to save as PDF. '
+            '<a href="index.html">Back to the book</a>.</p>\n<ol class="print-contents">%s</ol>\n%s\n'
+            '</main></div>\n</body>\n</html>\n') % (html.escape(book_title), html.escape(book_title),
+                                                    contents, '\n'.join(sections))
+    write_file(os.path.join(out_dir, 'print.html'), page)

@@ -1,0 +1,73 @@
+#!/usr/bin/python3
+"""book/render/front.py: the front page's headline results, dates and words, on small records."""
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), 'book', 'render'))
+import front  # noqa: E402
+
+
+def result(t):
+    return {'time': {'median': t, 'min': t, 'max': t, 'n': 1, 'unit': 's'}}
+
+
+class HeadlineTest(unittest.TestCase):
+    def test_the_last_rung_at_the_largest_size_with_a_peer(self):
+        record = {'results': {
+            'reduce/v1_naive@4096': result(1e-5), 'reduce/v7_last@4096': result(2e-6),
+            'reduce/v7_last@268435456': result(2e-4), 'reduce/v3_mid@268435456': result(5e-4),
+            'reduce/peer_cub_sum@4096': result(2e-6), 'reduce/peer_cub_sum@268435456': result(1.9e-4)}}
+        self.assertEqual(front.headlines(record),
+                         [('', 'reduce/v7_last@268435456', 'reduce/peer_cub_sum@268435456')])
+
+    def test_named_ladders_and_only_a_peer_of_the_same_size(self):
+        record = {'results': {
+            'fusion/short_v1_unfused@64x4096': result(1), 'fusion/short_v4_float4@64x4096': result(1),
+            'fusion/long_v3_fused@64x4096': result(1), 'fusion/peer_copy@64x4096': result(1),
+            'launch/v5_fused@50x8': result(1), 'launch/peer_empty_stream@50': result(1)}}
+        rows = front.headlines(record)
+        self.assertIn(('short', 'fusion/short_v4_float4@64x4096', 'fusion/peer_copy@64x4096'), rows)
+        self.assertIn(('long', 'fusion/long_v3_fused@64x4096', 'fusion/peer_copy@64x4096'), rows)
+        self.assertEqual(len(rows), 2, 'launch/v5_fused@50x8 has no peer of its size (peer_empty_stream@50)')
+
+    def test_no_peer_no_row(self):
+        self.assertEqual(front.headlines({'results': {'reuse/v1_x@1': result(1)}}), [])
+
+    def test_words_and_units(self):
+        self.assertEqual(front.date_in_words('2026-11-29T16:13:17Z'), '29 November 2026')
+        self.assertIsNone(front.date_in_words('yesterday'))
+        self.assertEqual(front.article('NVIDIA H200'), 'an')
+        self.assertEqual(front.article('GeForce RTX 4090'), 'a')
+        self.assertEqual(front.seconds(2.5e-4), '250 µs')
+        self.assertEqual(front.seconds(1.5), '1.5 s')
+
+    def test_the_book_words_have_eight_outcomes_and_four_modules(self):
+        words = front.read_words()
+        self.assertEqual(len(words['outcomes']), 8)
+        self.assertEqual(sorted(words['modules']), [1, 2, 3, 4])
+
+    def test_a_bad_section_is_a_clear_error(self):
+        with tempfile.NamedTemporaryFile('w', suffix='.md', delete=False) as f:
+            f.write('## intro\n\nx\n\n## outcome\n\n1. y\n')
+        self.addCleanup(os.unlink, f.name)
+        with self.assertRaisesRegex(front.FrontError, 'unknown section "## outcome"'):
+            front.read_words(f.name)
+
+    def test_the_table_and_the_machine_line(self):
+        with tempfile.TemporaryDirectory() as records:
+            with open(os.path.join(records, 'machine.json'), 'w') as f:
+                f.write('{"gpu": "NVIDIA H200", "date": "2026-11-29T16:13:17Z"}')
+            with open(os.path.join(records, '3.1.json'), 'w') as f:
+                f.write('{"date": "2026-11-29T16:13:17Z", "results": {"reduce/v2_x@8": %s, "reduce/peer_y@8": %s}}'
+                        % (__import__('json').dumps(result(2e-3)), __import__('json').dumps(result(1e-3))))
+            self.assertIn('measured on an NVIDIA H200 on 29 November 2026', front.machine_line(records))
+            table = front.results_table([{'id': '3.1', 'basename': '3.1-r'}], records, lambda c: c['basename'] + '.html')
+            self.assertIn('<code>reduce/v2_x@8</code><td>2 ms</td>'.replace('<td>', '</td><td>', 1), table)
+            self.assertIn('0.50×', table)
+
+
+if __name__ == '__main__':
+    unittest.main()
