@@ -90,6 +90,7 @@ ChapterReading read_chapter(std::string_view name, std::string_view text) {
   auto error = [&](int line, std::string message) {
     reading.diagnostics.push_back({chapter.name, line, std::move(message)});
   };
+  for (auto& [line, message] : front.errors) error(line, std::move(message));
 
   Document document(cmark_parse_document(markdown.data(), markdown.size(), CMARK_OPT_DEFAULT),
                     cmark_node_free);
