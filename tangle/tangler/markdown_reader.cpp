@@ -2,6 +2,7 @@
 
 #include <cmark.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -111,7 +112,7 @@ ChapterReading read_chapter(std::string_view name, std::string_view text) {
                            lines.empty() ? std::string_view("\n") : std::string_view(lines[0]));
     if (fence.character == 0) {  // indented code: illustration only, but say so if it was meant
       std::string_view first = lines.empty() ? std::string_view() : std::string_view(lines[0]);
-      size_t run = first.find_first_not_of(first.empty() ? '`' : first[0]);
+      size_t run = std::min(first.find_first_not_of(first.empty() ? '`' : first[0]), first.size());
       if (!first.empty() && (first[0] == '`' || first[0] == '~') && run >= 3) {
         AttributeParse meant = parse_attributes(first.substr(run));
         if (meant.error.empty() && meant.attributes.braced &&

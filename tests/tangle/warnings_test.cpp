@@ -24,6 +24,7 @@ TEST(Warnings, AFenceIndentedFourSpacesThatLooksLikeATangleBlock) {
   // Indented code that only shows a fence, or an untagged one, is an illustration: no word.
   EXPECT_TRUE(warnings_of("Text.\n\n    ```cpp\n    int a;\n    ```\n").empty());
   EXPECT_TRUE(warnings_of("Text.\n\n    int a;\n").empty());
+  EXPECT_TRUE(warnings_of("Text.\n\n    ```\n").empty());  // found by the fuzzer: a bare fence
   EXPECT_TRUE(warnings_of("   ```{.cpp file=src/a.cpp}\n   int a;\n   ```\n").empty());
 }
 
