@@ -10,7 +10,7 @@ TANGLE  := $(BUILD)/tangle/tangle
 WEAVE   := $(BUILD)/tangle/weave
 WEAVE_FLAGS := $(if $(GPU),--gpu $(GPU)) $(if $(filter 1,$(STRICT)),--strict) $(if $(filter 1,$(MEASURED_NOW)),--measured-now)
 
-.PHONY: deps configure tools tangle chapters build test measure profile weave book clean
+.PHONY: deps configure tools tangle chapters build test measure profile weave book clean format
 deps:               ; @.ci/deps
 configure:          ; @cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS) >/dev/null
 tools: configure    ; cmake --build $(BUILD) --target tangle weave
@@ -23,3 +23,4 @@ profile: tangle     ; $(if $(KERNEL),,$(error make profile needs KERNEL=<result 
 weave: tools        ; $(WEAVE) --measurements book/measurements --out $(BUILD)/book/woven $(WEAVE_FLAGS)
 book: deps tangle    ; $(if $(filter 1,$(MEASURE)),$(MAKE) measure &&) $(MAKE) weave MEASURED_NOW=$(MEASURE) && book/render.sh $(BUILD)/book $(BUILD)/book/woven
 clean:              ; rm -rf $(BUILD)
+format:             ; @.ci/format

@@ -33,6 +33,7 @@ import tempfile
 from pathlib import Path
 
 import ncu
+import yaml
 
 FORMAT = 1
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,31 +46,6 @@ class MeasureError(Exception):
 # ---------------------------------------------------------------------------------------------
 # Chapters and their front matter
 
-def parse_scalar(text):
-    """A YAML scalar or flow list of scalars, as far as the front matter needs."""
-    text = text.strip()
-    if text.startswith('[') and text.endswith(']'):
-        inner = text[1:-1].strip()
-        return [parse_scalar(item) for item in inner.split(',')] if inner else []
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in '"\'':
-        return text[1:-1]
-    return text
-
-
-def strip_comment(text):
-    """Drops a '#' comment that is outside quotes and starts a word."""
-    quote = None
-    for i, char in enumerate(text):
-        if quote:
-            if char == quote:
-                quote = None
-        elif char in '"\'':
-            quote = char
-        elif char == '#' and (i == 0 or text[i - 1].isspace()):
-            return text[:i].rstrip()
-    return text
-
-
 class FrontMatter(dict):
     """The front matter's fields; .lines gives the line each key is written on."""
 
@@ -78,25 +54,56 @@ class FrontMatter(dict):
         self.lines = {}
 
 
+class _YamlLoader(yaml.BaseLoader):
+    """PyYAML's loader with the tools' rules (yaml-cpp in tangle/front_matter/): every scalar is kept
+    as written, a string, except `~`, `null` and nothing, which are absent (None)."""
+
+
+_YamlLoader.add_implicit_resolver('tag:yaml.org,2002:null', re.compile(r'^(?:~|null|Null|NULL|)$'),
+                                  ['~', 'n', 'N', ''])
+_YamlLoader.add_constructor('tag:yaml.org,2002:null', lambda loader, node: None)
+
+FRONT_MATTER_FENCE = re.compile(r'---[ \t]*')
+FRONT_MATTER_CLOSE = re.compile(r'(?:---|\.\.\.)[ \t]*')
+
+
 def parse_front_matter(text, path):
-    """The top-level 'key: value' pairs of the YAML front matter (nested blocks are skipped)."""
-    lines = text.split('\n')
-    if not lines or lines[0].strip() != '---':
+    """The chapter's YAML front matter, by the rules book/SYNTAX.md states (the tangler's and the
+    weaver's, tangle/front_matter/): a first line '---', closed by '---' or '...' at column one."""
+    lines = [line[:-1] if line.endswith('\r') else line for line in text.split('\n')]
+    if not lines or not FRONT_MATTER_FENCE.fullmatch(lines[0]):
         raise MeasureError(f'{path}:1: a chapter must start with YAML front matter (a line "---")')
+    close = next((i for i in range(1, len(lines)) if FRONT_MATTER_CLOSE.fullmatch(lines[i])), None)
+    if close is None:
+        raise MeasureError(f'{path}:1: the front matter opened here is not closed: '
+                           'end it with a line "---"')
+    loader = _YamlLoader('\n'.join(lines[1:close]) + '\n')
+    try:
+        root = loader.get_single_node()
+        data = loader.construct_document(root) if root is not None else None
+    except yaml.MarkedYAMLError as error:
+        mark = error.context_mark or error.problem_mark  # where the list or key began
+        line = mark.line + 2 if mark else 1
+        raise MeasureError(f'{path}:{line}: front matter: expected "key: value" lines, '
+                           f'this is not YAML ({error.problem})')
+    finally:
+        loader.dispose()
     fields = FrontMatter()
-    for number, line in enumerate(lines[1:], start=2):
-        if line.strip() == '---':
-            break
-        if not line.strip() or line[0].isspace() or line.lstrip().startswith('#'):
-            continue  # blank, comment, or inside a nested block such as kernels:
-        key, colon, value = line.partition(':')
-        if not colon:
-            raise MeasureError(f'{path}:{number}: expected "key: value" in the front matter')
-        value = strip_comment(value)
-        fields[key.strip()] = parse_scalar(value) if value.strip() else None
-        fields.lines[key.strip()] = number
-    else:
-        raise MeasureError(f'{path}: the front matter is not closed by a line "---"')
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise MeasureError(f'{path}:2: front matter: expected "key: value" lines, like id: "3.1"')
+    for key_node, value_node in root.value if root is not None else []:
+        key, line = key_node.value, key_node.start_mark.line + 2
+        if key in fields.lines:
+            raise MeasureError(f"{path}:{line}: front matter: '{key}' is written twice "
+                               f'(first on line {fields.lines[key]}): keep one')
+        fields.lines[key] = line
+        fields[key] = data[key]
+    for key in ('id', 'title', 'src'):
+        if key in fields and fields[key] is not None and not isinstance(fields[key], str):
+            raise MeasureError(f"{path}:{fields.lines[key]}: front matter: '{key}' must be a plain "
+                               f'value, like {key}: "text"')
     if not fields.get('id'):
         raise MeasureError(f'{path}: the front matter has no "id:"')
     return fields  # no "src:": a chapter with no code (the appendices of symbols and rebuilding)

@@ -17,4 +17,8 @@ struct Language {
 // neither a header nor #line directives: we do not know how to write a comment in them.
 Language language_of(std::string_view name);
 
+// "" when a block of `language` may be tangled to `path` (or either is unknown: no opinion); else
+// the language the file's extension says, first the class to write ("cpp (.cpp)").
+std::string language_mismatch(std::string_view language, std::string_view path);
+
 }  // namespace tangle

@@ -2,11 +2,13 @@
 
 #include <cmark.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
 #include "attributes.h"
 #include "front_matter.h"
+#include "languages.h"
 
 namespace tangle {
 
@@ -90,6 +92,10 @@ ChapterReading read_chapter(std::string_view name, std::string_view text) {
   auto error = [&](int line, std::string message) {
     reading.diagnostics.push_back({chapter.name, line, std::move(message)});
   };
+  for (auto& [line, message] : front.errors) error(line, std::move(message));
+  auto warning = [&](int line, std::string message) {
+    reading.warnings.push_back({chapter.name, line, std::move(message)});
+  };
 
   Document document(cmark_parse_document(markdown.data(), markdown.size(), CMARK_OPT_DEFAULT),
                     cmark_node_free);
@@ -104,7 +110,18 @@ ChapterReading read_chapter(std::string_view name, std::string_view text) {
         start >= 1 && static_cast<size_t>(start) <= source_lines.size() ? source_lines[start - 1] : "";
     Fence fence = fence_of(opening, cmark_node_get_start_column(node),
                            lines.empty() ? std::string_view("\n") : std::string_view(lines[0]));
-    if (fence.character == 0) continue;  // indented code: illustration only
+    if (fence.character == 0) {  // indented code: illustration only, but say so if it was meant
+      std::string_view first = lines.empty() ? std::string_view() : std::string_view(lines[0]);
+      size_t run = std::min(first.find_first_not_of(first.empty() ? '`' : first[0]), first.size());
+      if (!first.empty() && (first[0] == '`' || first[0] == '~') && run >= 3) {
+        AttributeParse meant = parse_attributes(first.substr(run));
+        if (meant.error.empty() && meant.attributes.braced &&
+            (meant.attributes.file || meant.attributes.id))
+          warning(start, "this fence is indented four spaces or more, so Markdown reads it as "
+                         "indented code and it is not tangled: indent it three spaces at most");
+      }
+      continue;
+    }
 
     // cmark closes a fence left open at the end of its container; a closed block ends on a
     // closing fence line right after its content.
@@ -124,8 +141,18 @@ ChapterReading read_chapter(std::string_view name, std::string_view text) {
     if (!attributes.braced || (!attributes.file && !attributes.id)) continue;  // illustration
     if (attributes.file && attributes.id) {
       error(start, "a block has both file= and #" + *attributes.id +
-                       ": tangle it to a file or name it as a chunk, not both");
+                       " (Entangled would also write the chunk to the file; this tangler does "
+                       "not): write ```{." + attributes.language + " #" + *attributes.id +
+                       "} for the chunk and a block ```{." + attributes.language + " file=" +
+                       *attributes.file + "} holding the line <<" + *attributes.id + ">>");
       continue;
+    }
+    if (attributes.file) {
+      std::string expected = language_mismatch(attributes.language, *attributes.file);
+      if (!expected.empty())
+        warning(start, "the block is ." + attributes.language + " but its file " +
+                           *attributes.file + " is " + expected + ": tag the block ." +
+                           expected.substr(0, expected.find(' ')) + ", or rename the file");
     }
     chapter.blocks.push_back(Block{chapter.name, start, attributes.language, attributes.file,
                                    attributes.id, std::move(lines)});

@@ -11,7 +11,8 @@ namespace tangle {
 
 struct ChapterReading {
   Chapter chapter;
-  Diagnostics diagnostics;
+  Diagnostics diagnostics;  // errors: nothing is written
+  Diagnostics warnings;     // said, and the tangle goes on
 };
 
 // Reads one chapter. `name` is how errors and #line directives name it. CRLF and lone CR line

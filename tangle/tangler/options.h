@@ -1,4 +1,4 @@
-// The command line: tangle [--root DIR] [--check] [--quiet] [CHAPTER.md ...]
+// The command line: tangle [--root DIR] [--check] [--quiet] [CHAPTER.md ...], read with CLI11.
 #pragma once
 
 #include <string>
@@ -19,8 +19,10 @@ struct OptionsParse {
   std::string error;  // "" when the command line is well formed
 };
 
+// `arguments` without the program's name.
 OptionsParse parse_options(const std::vector<std::string>& arguments);
 
-extern const char* const kUsage;
+// What --help prints: the options, then the exit statuses.
+std::string usage();
 
 }  // namespace tangle

@@ -59,8 +59,20 @@ std::vector<LoadedChapter> load_chapters(const Options& options, Diagnostics& di
   }
   std::vector<LoadedChapter> chapters;
   std::set<std::string> seen;
+  std::error_code ignored;
+  const fs::path real_root = fs::weakly_canonical(root, ignored);
   for (const ListedChapter& chapter : listed) {
     std::string where = listed_in.empty() ? chapter.path : listed_in;
+    // A chapter is part of the book: under its root, also once links are followed.
+    fs::path real = fs::weakly_canonical(root / chapter.path, ignored);
+    fs::path inside = real.lexically_relative(real_root);
+    if (fs::path(chapter.path).is_absolute() || inside.empty() || *inside.begin() == "..") {
+      diagnostics.push_back({where, chapter.line, chapter.path + " is outside the book's root " +
+                                                      options.root +
+                                                      ": a chapter is a path under it, such as "
+                                                      "chapters/3.1-reduction.md"});
+      continue;
+    }
     if (!seen.insert(chapter.path).second) {
       diagnostics.push_back({where, chapter.line, chapter.path + " is listed twice: list it once"});
       continue;
@@ -95,12 +107,19 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
   std::vector<LoadedChapter> loaded = load_chapters(options, diagnostics);
   std::vector<Chapter> chapters;
   std::vector<std::string> names;
+  Diagnostics warnings;
   for (const LoadedChapter& chapter : loaded) {
     ChapterReading reading = read_chapter(chapter.name, chapter.text);
     diagnostics.insert(diagnostics.end(), reading.diagnostics.begin(), reading.diagnostics.end());
+    warnings.insert(warnings.end(), reading.warnings.begin(), reading.warnings.end());
     chapters.push_back(std::move(reading.chapter));
     names.push_back(chapter.name);
   }
+  // Warnings come first, and with errors too: an untangled block may be why a chunk is missing.
+  if (!options.quiet || !diagnostics.empty())
+    for (const Diagnostic& warning : warnings)
+      err << warning.file << (warning.line > 0 ? ":" + std::to_string(warning.line) : "")
+          << ": warning: " << warning.message << "\n";
   Tangling tangling = tangle_chapters(chapters);
   diagnostics.insert(diagnostics.end(), tangling.diagnostics.begin(), tangling.diagnostics.end());
   if (!diagnostics.empty()) return report_errors(diagnostics, names, err);

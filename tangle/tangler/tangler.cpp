@@ -35,13 +35,15 @@ Tangling tangle_chapters(const std::vector<Chapter>& chapters, const ExpandLimit
 
 Tangling tangle_texts(const std::vector<ChapterText>& texts, const ExpandLimits& limits) {
   std::vector<Chapter> chapters;
-  Diagnostics diagnostics;
+  Diagnostics diagnostics, warnings;
   for (const ChapterText& text : texts) {
     ChapterReading reading = read_chapter(text.name, text.text);
     chapters.push_back(std::move(reading.chapter));
     diagnostics.insert(diagnostics.end(), reading.diagnostics.begin(), reading.diagnostics.end());
+    warnings.insert(warnings.end(), reading.warnings.begin(), reading.warnings.end());
   }
   Tangling tangling = tangle_chapters(chapters, limits);
+  tangling.warnings = std::move(warnings);
   if (!diagnostics.empty()) {
     tangling.files.clear();
     diagnostics.insert(diagnostics.end(), tangling.diagnostics.begin(), tangling.diagnostics.end());

@@ -21,6 +21,7 @@ struct TangledFile {
 struct Tangling {
   std::vector<TangledFile> files;  // in the order the book first mentions them; empty on error
   Diagnostics diagnostics;         // every error found, in book order
+  Diagnostics warnings;            // said, and the tangle goes on (tangle_texts only)
 };
 
 // Indexes the chapters' blocks, checks the chunk graph, and expands every file.

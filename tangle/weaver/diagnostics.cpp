@@ -1,13 +1,23 @@
 #include "diagnostics.h"
 
 namespace weave {
+namespace {
+
+// A diagnostic is one line: a span quoted from a chapter may wrap, so its line breaks become spaces.
+std::string one_line(std::string message) {
+    for (char& c : message)
+        if (c == '\n' || c == '\r') c = ' ';
+    return message;
+}
+
+}  // namespace
 
 void Diagnostics::error(std::string file, int line, std::string message) {
-    errors_.push_back({std::move(file), line, std::move(message)});
+    errors_.push_back({std::move(file), line, one_line(std::move(message))});
 }
 
 void Diagnostics::warning(std::string file, int line, std::string message) {
-    warnings_.push_back({std::move(file), line, std::move(message)});
+    warnings_.push_back({std::move(file), line, one_line(std::move(message))});
 }
 
 std::string where(const Diagnostic& d) {

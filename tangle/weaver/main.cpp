@@ -4,6 +4,8 @@
 //         [--gpu SLUG] [--symbols book/symbols.json] [--out build/book/woven] [--strict] [--measured-now]
 //
 // Exit status: 0 woven (warnings may be printed), 2 errors (nothing written), 1 a bad command line.
+#include <CLI/CLI.hpp>
+
 #include <exception>
 #include <iostream>
 #include <string>
@@ -12,31 +14,39 @@
 
 int main(int argc, char** argv) {
     weave::Options options;
-    auto usage = [] {
-        std::cerr << "usage: weave [--root DIR] [--book FILE] [--measurements DIR] [--gpu SLUG] [--symbols FILE]\n"
-                     "             [--out DIR] [--strict] [--measured-now]\n";
+    std::string root = options.root.string(), book = options.book.string(),
+                measurements = options.measurements.string(), symbols = options.symbols.string(),
+                out = options.out.string();
+    CLI::App app{"Weaves the recorded measurements, boxes and claims into the chapters; Pandoc renders "
+                 "the result.",
+                 "weave"};
+    app.add_option("--root", root, "the repository; the paths below are relative to it")->capture_default_str();
+    app.add_option("--book", book, "the chapters in book order")->capture_default_str();
+    CLI::Option* measured = app.add_option("--measurements", measurements,
+                                           "one GPU's records, or the folder of GPUs (given: it must exist)")
+                                ->capture_default_str();
+    app.add_option("--gpu", options.gpu, "the GPU's slug, when the folder holds several");
+    app.add_option("--symbols", symbols, "the book's symbols")->capture_default_str();
+    app.add_option("--out", out, "where the woven chapters go")->capture_default_str();
+    app.add_flag("--strict", options.strict, "stale chapters, broken claims and unmeasured values are errors");
+    app.add_flag("--measured-now", options.measured_now, "the records were written by this very build");
+    app.footer("exit status: 0 woven (warnings may be printed), 1 a bad command line, 2 errors (nothing written)");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        std::cout << app.help();
+        return 0;
+    } catch (const CLI::ParseError& error) {
+        std::cerr << "weave: " << error.what() << ": see weave --help\n";
         return 1;
-    };
-    for (int i = 1; i < argc; ++i) {
-        std::string arg = argv[i];
-        auto next = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
-        const char* value = nullptr;
-        if (arg == "--strict") options.strict = true;
-        else if (arg == "--measured-now") options.measured_now = true;
-        else if (arg == "--help" || arg == "-h") { usage(); return 0; }
-        else if ((arg == "--root" || arg == "--book" || arg == "--measurements" || arg == "--gpu" ||
-                  arg == "--symbols" || arg == "--out") && (value = next())) {
-            if (arg == "--root") options.root = value;
-            else if (arg == "--book") options.book = value;
-            else if (arg == "--measurements") options.measurements = value, options.measurements_named = true;
-            else if (arg == "--gpu") options.gpu = value;
-            else if (arg == "--symbols") options.symbols = value;
-            else options.out = value;
-        } else {
-            std::cerr << "weave: unknown or incomplete argument '" << arg << "'\n";
-            return usage();
-        }
     }
+    options.root = root;
+    options.book = book;
+    options.measurements = measurements;
+    options.measurements_named = measured->count() > 0;
+    options.symbols = symbols;
+    options.out = out;
+
     weave::Diagnostics diagnostics;
     int status = 2;
     try {

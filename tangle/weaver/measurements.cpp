@@ -16,16 +16,9 @@ std::string text_field(const nlohmann::json& j, const char* key) {
     return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-std::optional<nlohmann::json> read_json(const fs::path& path, const std::string& shown, Diagnostics& diagnostics) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        diagnostics.error(shown, 0, "cannot be read; check its permissions or run make measure again");
-        return std::nullopt;
-    }
-    std::stringstream text;
-    text << in.rdbuf();
+std::optional<nlohmann::json> parse_json(const std::string& text, const std::string& shown, Diagnostics& diagnostics) {
     try {
-        auto j = nlohmann::json::parse(text.str());
+        auto j = nlohmann::json::parse(text);
         if (!j.is_object()) throw std::runtime_error("the top level is not an object");
         if (j.value("format", 0) != 1)
             diagnostics.error(shown, 0, "has format " + j.value("format", nlohmann::json()).dump() +
@@ -158,6 +151,32 @@ std::optional<Quantity> read_quantity(const nlohmann::json& value, std::string& 
     return q;
 }
 
+void add_measurement_file(MeasurementStore& store, const std::string& stem, const std::string& text,
+                          const std::string& shown, Diagnostics& diagnostics) {
+    // A file that is not JSON, or holds a quantity that is wrong, is refused whole: its errors
+    // are said, and nothing is looked up in it (so nothing is said again for each use).
+    const size_t errors_before = diagnostics.errors().size();
+    auto refused = [&] { return diagnostics.errors().size() > errors_before; };
+    auto j = parse_json(text, shown, diagnostics);
+    std::optional<Machine> machine;
+    std::optional<Record> r;
+    if (j && stem == "machine") machine = read_machine(*j, shown, diagnostics);
+    else if (j) r = read_record(*j, shown, diagnostics);
+    if (!j || refused()) {
+        store.unreadable.push_back(shown);
+        if (stem == "machine") store.machine_unreadable = true;
+        return;
+    }
+    if (machine) {
+        store.machine = std::move(*machine);
+        return;
+    }
+    if (r->chapter != stem)
+        diagnostics.error(shown, 0, "says it is chapter \"" + r->chapter + "\" but is named " + stem +
+                                        ".json: records are named <chapter id>.json");
+    store.records[stem] = std::move(*r);
+}
+
 const Record* MeasurementStore::record(const std::string& chapter_id) const {
     auto it = records.find(chapter_id);
     return it == records.end() ? nullptr : &it->second;
@@ -199,28 +218,16 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
     std::sort(files.begin(), files.end());
     for (const auto& path : files) {
         std::string shown = (fs::path(store.folder) / path.filename()).string();
-        // A file that is not JSON, or holds a quantity that is wrong, is refused whole: its errors
-        // are said, and nothing is looked up in it (so nothing is said again for each use).
-        const size_t errors_before = diagnostics.errors().size();
-        auto refused = [&] { return diagnostics.errors().size() > errors_before; };
-        auto j = read_json(path, shown, diagnostics);
-        std::optional<Machine> machine;
-        std::optional<Record> r;
-        if (j && path.stem() == "machine") machine = read_machine(*j, shown, diagnostics);
-        else if (j) r = read_record(*j, shown, diagnostics);
-        if (!j || refused()) {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) {
+            diagnostics.error(shown, 0, "cannot be read; check its permissions or run make measure again");
             store.unreadable.push_back(shown);
             if (path.stem() == "machine") store.machine_unreadable = true;
             continue;
         }
-        if (machine) {
-            store.machine = std::move(*machine);
-            continue;
-        }
-        if (r->chapter != path.stem().string())
-            diagnostics.error(shown, 0, "says it is chapter \"" + r->chapter + "\" but is named " +
-                                            path.filename().string() + ": records are named <chapter id>.json");
-        store.records[path.stem().string()] = std::move(*r);
+        std::stringstream text;
+        text << in.rdbuf();
+        add_measurement_file(store, path.stem().string(), text.str(), shown, diagnostics);
     }
     return store;
 }

@@ -61,6 +61,12 @@ struct MeasurementStore {
 MeasurementStore load_measurements(const std::filesystem::path& root, const std::filesystem::path& folder,
                                    const std::string& gpu_slug, Diagnostics& diagnostics);
 
+// Adds one file of a GPU's folder, given its text: machine.json (stem "machine") or the record
+// <stem>.json; a file with any error is refused whole (named in store.unreadable). The loader
+// reads each file through this; the fuzzer (tests/weave/fuzz_weave.cpp) calls it directly.
+void add_measurement_file(MeasurementStore& store, const std::string& stem, const std::string& text,
+                          const std::string& shown, Diagnostics& diagnostics);
+
 // Reads one quantity: {"median": ..., "min": ..., "max": ..., "n": ..., "unit": "s"}. A bare number,
 // a field of the wrong type, a negative median or one outside [min, max] is an error (in `error`).
 // A quantity recorded with the unit "" (records made before every quantity named its unit) takes

@@ -44,6 +44,15 @@ std::vector<Chapter> read_chapters(const Options& o, Diagnostics& diagnostics) {
         path = path.substr(0, path.find('#'));
         while (!path.empty() && std::isspace(static_cast<unsigned char>(path.back()))) path.pop_back();
         if (path.empty()) continue;
+        std::error_code ignored;  // a chapter is part of the book: under its root, links followed
+        fs::path inside = fs::weakly_canonical(under(o.root, path), ignored)
+                              .lexically_relative(fs::weakly_canonical(o.root, ignored));
+        if (fs::path(path).is_absolute() || inside.empty() || *inside.begin() == "..") {
+            diagnostics.error(o.book.string(), static_cast<int>(i) + 1,
+                              path + " is outside the book's root: a chapter is a path under it, such as "
+                                     "chapters/3.1-reduction.md");
+            continue;
+        }
         auto lines = read_lines(under(o.root, path));
         if (!lines) {
             diagnostics.error(o.book.string(), static_cast<int>(i) + 1, path + " does not exist: write it, or remove this line");

@@ -142,6 +142,11 @@ TEST(Errors, UnusedChunkIsAnError) {
 TEST(Errors, BlockWithBothFileAndId) {
   expect_one_error(errors_of("```{.cpp file=src/a.cpp #a}\n```\n"), "chapters/a.md:1",
                    "both file= and #a");
+  // The error says what to write instead (book/SYNTAX.md: no block is both).
+  std::string message = errors_of("```{.cpp file=src/a.cpp #a}\n```\n").at(0);
+  EXPECT_NE(message.find("write ```{.cpp #a} for the chunk and a block ```{.cpp file=src/a.cpp} "
+                         "holding the line <<a>>"),
+            std::string::npos) << message;
 }
 
 TEST(Errors, ReferenceToAChunkOfAnotherLanguageIsFine) {

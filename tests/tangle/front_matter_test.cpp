@@ -43,5 +43,15 @@ TEST(FrontMatter, OnlyTopLevelSrcKeyCounts) {
   EXPECT_EQ(front.src_folder, "");
 }
 
+TEST(FrontMatter, ErrorsAreTheSharedReadersAtTheirLine) {
+  std::string twice = "---\nsrc: a\nsrc: b\n---\n";
+  FrontMatter front = strip_front_matter(twice);
+  ASSERT_EQ(front.errors.size(), 1u);
+  EXPECT_EQ(front.errors[0].first, 3);
+  std::string unclosed = "---\nsrc: x\n";
+  ASSERT_EQ(strip_front_matter(unclosed).errors.size(), 1u);
+  EXPECT_EQ(strip_front_matter(unclosed).errors[0].first, 1);
+}
+
 }  // namespace
 }  // namespace tangle

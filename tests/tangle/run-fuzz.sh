@@ -13,12 +13,13 @@ mkdir -p "$work/corpus"
 work=$(cd "$work" && pwd)
 binary=$work/fuzz_tangle
 
-sources=("$here/fuzz_tangle.cpp" "$tangler"/{attributes,book_index,diagnostic,expander,front_matter,languages,markdown_reader,reference,references,tangler}.cpp)
+sources=("$here/fuzz_tangle.cpp" "$tangler"/{attributes,book_index,diagnostic,expander,front_matter,languages,markdown_reader,reference,references,tangler}.cpp
+         "$tangler/../front_matter/front_matter.cpp")
 # Rebuild only when a source or header is newer than the binary.
-if [[ ! -x $binary ]] || [[ -n $(find "$here/fuzz_tangle.cpp" "$tangler" -newer "$binary" -name '*.[ch]*' | head -1) ]]; then
+if [[ ! -x $binary ]] || [[ -n $(find "$here/fuzz_tangle.cpp" "$tangler" "$tangler/../front_matter" -newer "$binary" -name '*.[ch]*' | head -1) ]]; then
   echo "run-fuzz: building $binary"
   "$clang" -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -I"$tangler" "${sources[@]}" -lcmark -o "$binary"
+    -I"$tangler" -I"$tangler/.." "${sources[@]}" -lcmark -lyaml-cpp -o "$binary"
 fi
 cd "$work"
 echo "run-fuzz: fuzzing for $seconds s"

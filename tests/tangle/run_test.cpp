@@ -33,7 +33,10 @@ std::string tangle_in(const testing::TestBook& book, const std::string& argument
 }
 
 TEST(Executable, HelpAndBadOptions) {
-  EXPECT_EQ(shell("'" TANGLE_EXECUTABLE "' --help").status, 0);
+  Shell help = shell("'" TANGLE_EXECUTABLE "' --help");
+  EXPECT_EQ(help.status, 0);
+  for (const char* option : {"--root", "--check", "--quiet", "CHAPTER.md", "exit status"})
+    EXPECT_NE(help.output.find(option), std::string::npos) << option << " in " << help.output;
   Shell unknown = shell("'" TANGLE_EXECUTABLE "' --frobnicate");
   EXPECT_EQ(unknown.status, 2);
   EXPECT_NE(unknown.output.find("unknown option --frobnicate"), std::string::npos) << unknown.output;
@@ -71,6 +74,10 @@ TEST(Options, Parse) {
   EXPECT_TRUE(parse.options.check);
   EXPECT_EQ(parse.options.chapters, (std::vector<std::string>{"chapters/a.md", "--odd.md"}));
   EXPECT_NE(parse_options({"--root="}).error, "");
+  EXPECT_NE(parse_options({"--root"}).error.find("--root needs a folder"), std::string::npos);
+  EXPECT_TRUE(parse_options({"-h"}).options.help);
+  EXPECT_TRUE(parse_options({"-q", "a.md"}).options.quiet);
+  EXPECT_EQ(parse_options({"a.md", "--chek"}).error, "unknown option --chek: see tangle --help");
 }
 
 }  // namespace

@@ -41,13 +41,17 @@ TEST(FrontMatter, AChapterWithoutFrontMatter) {
 }
 
 TEST(FrontMatter, ErrorsNameTheLine) {
+    // yaml-cpp stops at the first syntax error; a list left open is named where it opened.
     Diagnostics d;
     read({"---", "id: \"1\"", "symbols: [B_copy, N_SM", "kernels:", "  - {flops: 1}", "---"}, d);
-    ASSERT_EQ(d.errors().size(), 2u);
+    ASSERT_EQ(d.errors().size(), 1u);
     EXPECT_EQ(d.errors()[0].line, 3);
     EXPECT_NE(d.errors()[0].message.find("not closed"), std::string::npos);
-    EXPECT_EQ(d.errors()[1].line, 5);
-    EXPECT_NE(d.errors()[1].message.find("needs a name"), std::string::npos);
+    Diagnostics kernels;
+    read({"---", "id: \"1\"", "symbols: [B_copy, N_SM]", "kernels:", "  - {flops: 1}", "---"}, kernels);
+    ASSERT_EQ(kernels.errors().size(), 1u);
+    EXPECT_EQ(kernels.errors()[0].line, 5);
+    EXPECT_NE(kernels.errors()[0].message.find("needs a name"), std::string::npos);
 }
 
 TEST(FrontMatter, UnclosedFrontMatter) {

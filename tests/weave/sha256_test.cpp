@@ -1,4 +1,4 @@
-// SHA-256 against the standard's test vectors, and the sources hash of book/CONVENTIONS.md.
+// SHA-256 (libcrypto) against the standard's test vectors, and the sources hash of book/CONVENTIONS.md.
 #include <gtest/gtest.h>
 
 #include <filesystem>
