@@ -20,7 +20,8 @@ struct KernelPoint {
   std::string name;   // a result key, as written (normalised later)
   std::string flops;  // an expression of numbers, or empty: take the record's `flops`
   std::string bytes;  // likewise, `bytes`
-  std::string figure; // empty: the chapter's figure (roofline:ID); else its named figure roofline:ID/NAME
+  std::string
+      figure;  // empty: the chapter's figure (roofline:ID); else its named figure roofline:ID/NAME
   int line = 0;
 };
 

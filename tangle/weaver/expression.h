@@ -13,7 +13,8 @@
 // A QUANTITY is a name with an optional statistic: time, time.min, time.max, time.spread.
 // A NUMBER is a plain number unless a UNIT follows it after a space, spelt as a fixed fmt is
 // (`128 B`, `256 KiB`, `1 us`, `2 GHz`): a literal that is a size or a time keeps its unit, so
-// `machine : shared_bandwidth / (128 B * machine : sm_count * machine : sm_clock_max_mhz)` is a ratio.
+// `machine : shared_bandwidth / (128 B * machine : sm_count * machine : sm_clock_max_mhz)` is a
+// ratio.
 #pragma once
 #include <memory>
 #include <optional>
@@ -24,24 +25,24 @@
 namespace weave {
 
 struct Term {
-    std::string key;        // normalised: 2^28 written as 268435456
-    std::string quantity;   // time, bandwidth, copy_bandwidth, sm_count, ...
-    std::string statistic;  // median (the default), min, max, spread
-    std::string text() const;  // "reduce/v1@268435456 : time.min"
+  std::string key;           // normalised: 2^28 written as 268435456
+  std::string quantity;      // time, bandwidth, copy_bandwidth, sm_count, ...
+  std::string statistic;     // median (the default), min, max, spread
+  std::string text() const;  // "reduce/v1@268435456 : time.min"
 };
 
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
 
 struct Expr {
-    enum class Op { number, term, neg, add, sub, mul, div, pow, lt, le, gt, ge, both };
-    Op op = Op::number;
-    double number = 0;       // in base units
-    Unit unit = units::none;  // of a number written with a unit
-    std::string unit_text;    // as written: "KiB"
-    double unit_factor = 1;   // KiB: 1024
-    Term term;
-    ExprPtr left, right;  // right is empty for neg
+  enum class Op { number, term, neg, add, sub, mul, div, pow, lt, le, gt, ge, both };
+  Op op = Op::number;
+  double number = 0;        // in base units
+  Unit unit = units::none;  // of a number written with a unit
+  std::string unit_text;    // as written: "KiB"
+  double unit_factor = 1;   // KiB: 1024
+  Term term;
+  ExprPtr left, right;  // right is empty for neg
 };
 
 // Parses a value expression (no comparisons) or, with `claim`, a claim. On failure returns

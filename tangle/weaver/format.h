@@ -17,7 +17,8 @@ std::optional<std::string> format_value(double value, const Unit& unit, const st
 
 // A fixed unit as fmt= and expression literals spell it ("us", "GB/s", "KiB", "MHz"): its factor
 // to base units and its unit; `shown` gets its printed form ("µs"). Empty for any other text.
-std::optional<std::pair<double, Unit>> parse_fixed_unit(const std::string& text, std::string& shown);
+std::optional<std::pair<double, Unit>> parse_fixed_unit(const std::string& text,
+                                                        std::string& shown);
 
 // `value` to `digits` significant digits, in fixed notation ("1.20", "132", "0.00123");
 // with strip_zeros, trailing zeros after the point are dropped ("1.2").

@@ -13,17 +13,17 @@
 namespace weave {
 
 struct PlacedPoint {
-    int number = 0;                // its marker's number: measured kernels in front-matter order, from 1
-    std::string chapter, name;     // chapter: whose result it is; name: the normalised result key
-    std::string label;             // "v3_sequential" (with "@size" where the chapter has two sizes of it)
-    double flops = 0, rate = 0;    // the chapter's FLOPs and FLOPs over the measured time
-    double intensity = 0;          // FLOP per DRAM byte: ncu's count when `counted`, else the model's bytes
-    bool counted = false;
-    std::optional<double> l2_intensity, l1_intensity;  // FLOP per L2 and per L1 byte, counted
-    double model_bytes = 0;                            // the chapter's bytes (0: none given)
-    std::optional<double> dram_bytes, l2_bytes, l1_bytes;  // counted by ncu
-    std::string roof;              // the ceiling that bounds it at its intensity (memory or compute)
-    double attainable = 0;         // that roof's FLOP/s at its intensity
+  int number = 0;             // its marker's number: measured kernels in front-matter order, from 1
+  std::string chapter, name;  // chapter: whose result it is; name: the normalised result key
+  std::string label;  // "v3_sequential" (with "@size" where the chapter has two sizes of it)
+  double flops = 0, rate = 0;  // the chapter's FLOPs and FLOPs over the measured time
+  double intensity = 0;  // FLOP per DRAM byte: ncu's count when `counted`, else the model's bytes
+  bool counted = false;
+  std::optional<double> l2_intensity, l1_intensity;      // FLOP per L2 and per L1 byte, counted
+  double model_bytes = 0;                                // the chapter's bytes (0: none given)
+  std::optional<double> dram_bytes, l2_bytes, l1_bytes;  // counted by ncu
+  std::string roof;       // the ceiling that bounds it at its intensity (memory or compute)
+  double attainable = 0;  // that roof's FLOP/s at its intensity
 };
 
 // The memory roof points are measured against: the best measured stream (B_read or B_copy).
@@ -31,8 +31,9 @@ std::string memory_roof(const Roofs& roofs);
 
 // The chapter's measured kernels, placed and numbered from `first`. A kernel borrowed from another
 // chapter is labelled with that chapter's id ("3.1 v7_last_block").
-std::vector<PlacedPoint> place_points(const std::string& chapter, const std::vector<KernelResult>& kernels,
-                                      const Roofs& roofs, int first = 1);
+std::vector<PlacedPoint> place_points(const std::string& chapter,
+                                      const std::vector<KernelResult>& kernels, const Roofs& roofs,
+                                      int first = 1);
 
 // Whether the levels figure (one point per level per kernel) can be drawn.
 bool has_levels(const std::vector<PlacedPoint>& points);
@@ -42,7 +43,8 @@ bool has_levels(const std::vector<PlacedPoint>& points);
 // where `points` of that ID have L2 and L1 counts; a named figure ("4.1-rungs") also gets the table
 // of each kernel's model bytes beside the bytes counted at each level. `points` is keyed by figure
 // ID ("3.1", "4.1-rungs", "book").
-std::string annotate_figures(const std::string& markdown, const std::map<std::string, std::vector<PlacedPoint>>& points,
+std::string annotate_figures(const std::string& markdown,
+                             const std::map<std::string, std::vector<PlacedPoint>>& points,
                              const Roofs& roofs);
 
 }  // namespace weave

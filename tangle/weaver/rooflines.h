@@ -17,32 +17,34 @@
 namespace weave {
 
 struct KernelResult {
-    std::string name;  // normalised result key
-    int line = 0;      // its line in the front matter
-    std::string owner;   // the chapter whose result it is (another chapter's: borrowed)
-    std::string figure;  // the figure it is drawn in: the chapter's id, or "ID-NAME" for figure: NAME
-    bool borrowed(const std::string& chapter) const { return !owner.empty() && owner != chapter; }
-    std::optional<double> flops, bytes;
-    Value time, bandwidth, flop_rate;  // flop_rate and bandwidth as recorded, else computed
-    // Counted by ncu in make measure's profile step, where the record has them (absent otherwise).
-    std::optional<double> dram_bytes, l2_bytes, l1_bytes, fp32_flops, tensor_flops;
-    bool measured() const { return time.state == Value::State::known; }
+  std::string name;    // normalised result key
+  int line = 0;        // its line in the front matter
+  std::string owner;   // the chapter whose result it is (another chapter's: borrowed)
+  std::string figure;  // the figure it is drawn in: the chapter's id, or "ID-NAME" for figure: NAME
+  bool borrowed(const std::string& chapter) const { return !owner.empty() && owner != chapter; }
+  std::optional<double> flops, bytes;
+  Value time, bandwidth, flop_rate;  // flop_rate and bandwidth as recorded, else computed
+  // Counted by ncu in make measure's profile step, where the record has them (absent otherwise).
+  std::optional<double> dram_bytes, l2_bytes, l1_bytes, fp32_flops, tensor_flops;
+  bool measured() const { return time.state == Value::State::known; }
 };
 
 // Reads and looks up the chapter's kernels; errors (a bad name, a key not in the record) name
 // the front matter's line.
-std::vector<KernelResult> kernel_results(const FrontMatter& fm, const std::string& file, const Scope& scope,
-                                         Diagnostics& diagnostics);
+std::vector<KernelResult> kernel_results(const FrontMatter& fm, const std::string& file,
+                                         const Scope& scope, Diagnostics& diagnostics);
 
 struct RooflineChapter {
-    std::string id, title, basename;
-    std::vector<KernelResult> kernels;
-    std::vector<std::string> figures;  // the figures of it the book shows: "ID" (roofline:ID), "ID-NAME" (roofline:ID/NAME)
+  std::string id, title, basename;
+  std::vector<KernelResult> kernels;
+  std::vector<std::string> figures;  // the figures of it the book shows: "ID" (roofline:ID),
+                                     // "ID-NAME" (roofline:ID/NAME)
 };
 
 // A chapter's kernels by the figure they are drawn in (its id first, then "ID-NAME" for each
 // named figure, in ID order), each in front-matter order.
-std::map<std::string, std::vector<KernelResult>> by_figure(const std::vector<KernelResult>& kernels);
+std::map<std::string, std::vector<KernelResult>> by_figure(
+    const std::vector<KernelResult>& kernels);
 
 // The chapter's kernels as the book's figure shows them: its own (not borrowed), each once, in the
 // order of by_figure, so that the book's numbering is the same in the weaver and the plotter.
@@ -56,7 +58,7 @@ Roofs read_roofs(const MeasurementStore& store);
 
 // roofline-inputs.json: {gpu, ceilings: {copy_bandwidth, ...}, figures: [...], chapters: [...]};
 // each kernel with its placement (roofline_figure.h) beside its raw numbers.
-nlohmann::json roofline_inputs(const std::vector<RooflineChapter>& chapters, const MeasurementStore& store,
-                               bool book_figure);
+nlohmann::json roofline_inputs(const std::vector<RooflineChapter>& chapters,
+                               const MeasurementStore& store, bool book_figure);
 
 }  // namespace weave

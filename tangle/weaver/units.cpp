@@ -7,108 +7,181 @@
 namespace weave {
 
 std::optional<ParsedUnit> parse_unit(const std::string& text) {
-    static const std::map<std::string, ParsedUnit> known = {
-        {"", {units::unknown, 1}},       {"s", {units::seconds, 1}},
-        {"B", {units::bytes, 1}},        {"FLOP", {units::flops, 1}},
-        {"B/s", {units::bytes_per_s, 1}}, {"FLOP/s", {units::flops_per_s, 1}},
-        {"FLOP/B", {units::flops_per_byte, 1}}, {"Hz", {units::hertz, 1}},
-        {"MHz", {units::hertz, 1e6}},    {"GHz", {units::hertz, 1e9}},
-        {"1", {units::none, 1}},
-    };
-    auto it = known.find(text);
-    if (it == known.end()) return std::nullopt;
-    return it->second;
+  static const std::map<std::string, ParsedUnit> known = {
+      {"", {units::unknown, 1}},
+      {"s", {units::seconds, 1}},
+      {"B", {units::bytes, 1}},
+      {"FLOP", {units::flops, 1}},
+      {"B/s", {units::bytes_per_s, 1}},
+      {"FLOP/s", {units::flops_per_s, 1}},
+      {"FLOP/B", {units::flops_per_byte, 1}},
+      {"Hz", {units::hertz, 1}},
+      {"MHz", {units::hertz, 1e6}},
+      {"GHz", {units::hertz, 1e9}},
+      {"1", {units::none, 1}},
+  };
+  auto it = known.find(text);
+  if (it == known.end()) return std::nullopt;
+  return it->second;
 }
 
 namespace {
 
 // book/CONVENTIONS.md, "Units": keep the two in step (tangle/measure.py has the same rule).
 const std::map<std::string, std::string>& named_units() {
-    static const std::map<std::string, std::string> names = {
-        {"time", "s"}, {"latency", "s"}, {"bytes", "B"}, {"flops", "FLOP"}, {"bandwidth", "B/s"},
-        {"flop_rate", "FLOP/s"}, {"read_ceiling", "B/s"}, {"fetch_granularity", "B"},
-        // Times named before the rule (chapters 1.4 and 3.3): per step, per launch, a timeline.
-        {"span", "s"}, {"kernel_mean", "s"}, {"gap_mean", "s"}, {"timer_resolution", "s"},
-        {"per_launch", "s"}, {"per_kernel", "s"}, {"per_node", "s"}, {"model_launch_tp", "s"},
-        {"model_node", "s"}, {"model_body", "s"}, {"model_single", "s"}, {"predicted_saving", "s"},
-        {"sm_clock", "Hz"}, {"dram_clock", "Hz"},  // ncu's clocks while profiling (4.2)
-    };
-    return names;
+  static const std::map<std::string, std::string> names = {
+      {"time", "s"},
+      {"latency", "s"},
+      {"bytes", "B"},
+      {"flops", "FLOP"},
+      {"bandwidth", "B/s"},
+      {"flop_rate", "FLOP/s"},
+      {"read_ceiling", "B/s"},
+      {"fetch_granularity", "B"},
+      // Times named before the rule (chapters 1.4 and 3.3): per step, per launch, a timeline.
+      {"span", "s"},
+      {"kernel_mean", "s"},
+      {"gap_mean", "s"},
+      {"timer_resolution", "s"},
+      {"per_launch", "s"},
+      {"per_kernel", "s"},
+      {"per_node", "s"},
+      {"model_launch_tp", "s"},
+      {"model_node", "s"},
+      {"model_body", "s"},
+      {"model_single", "s"},
+      {"predicted_saving", "s"},
+      {"sm_clock", "Hz"},
+      {"dram_clock", "Hz"},  // ncu's clocks while profiling (4.2)
+  };
+  return names;
 }
 
 const std::set<std::string>& dimensionless_names() {
-    static const std::set<std::string> names = {
-        "achieved_occupancy", "agreements", "blocks", "blocks_per_sm", "chains", "compute_capability",
-        "configurations", "divergent_warps", "efficiency", "elements", "eta", "global_load_requests",
-        "global_load_sectors", "global_store_requests", "global_store_sectors", "grid", "items", "iters",
-        "kernels", "launched_threads", "launches", "loads_per_thread", "memory_bus_bits",
-        "model_bank_conflicts", "model_load_lines", "model_load_requests", "model_load_sectors",
-        "model_loop_instructions", "model_sectors_per_request", "model_shared_requests",
-        "model_shared_wavefronts", "model_store_requests", "model_store_sectors",
-        "model_warp_instructions", "occupancy", "passes", "predicted_blocks_per_sm",
-        "predicted_occupancy", "predicted_warp_instructions", "profiled_kernels", "registers",
-        "registers_per_thread", "resident_warps_per_sm", "reuse", "shared_bank_conflicts",
-        "shared_wavefronts", "sm_count", "throttled", "tuned_index", "warp_instructions", "warps",
-        "warps_per_sm", "wave_size", "waves", "working_threads",
-        // Module 4: counts, indices, fractions of a unit's peak, rates per second of counted events.
-        "atomics_per_second", "degree", "instructions_per_second", "issue_active",
-        "model_atomic_wavefronts", "model_pipe_wavefronts", "model_requests", "model_sectors",
-        "model_wavefronts", "model_wavefronts_lanes", "predicted_binding", "predicted_error",
-    };
-    return names;
+  static const std::set<std::string> names = {
+      "achieved_occupancy",
+      "agreements",
+      "blocks",
+      "blocks_per_sm",
+      "chains",
+      "compute_capability",
+      "configurations",
+      "divergent_warps",
+      "efficiency",
+      "elements",
+      "eta",
+      "global_load_requests",
+      "global_load_sectors",
+      "global_store_requests",
+      "global_store_sectors",
+      "grid",
+      "items",
+      "iters",
+      "kernels",
+      "launched_threads",
+      "launches",
+      "loads_per_thread",
+      "memory_bus_bits",
+      "model_bank_conflicts",
+      "model_load_lines",
+      "model_load_requests",
+      "model_load_sectors",
+      "model_loop_instructions",
+      "model_sectors_per_request",
+      "model_shared_requests",
+      "model_shared_wavefronts",
+      "model_store_requests",
+      "model_store_sectors",
+      "model_warp_instructions",
+      "occupancy",
+      "passes",
+      "predicted_blocks_per_sm",
+      "predicted_occupancy",
+      "predicted_warp_instructions",
+      "profiled_kernels",
+      "registers",
+      "registers_per_thread",
+      "resident_warps_per_sm",
+      "reuse",
+      "shared_bank_conflicts",
+      "shared_wavefronts",
+      "sm_count",
+      "throttled",
+      "tuned_index",
+      "warp_instructions",
+      "warps",
+      "warps_per_sm",
+      "wave_size",
+      "waves",
+      "working_threads",
+      // Module 4: counts, indices, fractions of a unit's peak, rates per second of counted events.
+      "atomics_per_second",
+      "degree",
+      "instructions_per_second",
+      "issue_active",
+      "model_atomic_wavefronts",
+      "model_pipe_wavefronts",
+      "model_requests",
+      "model_sectors",
+      "model_wavefronts",
+      "model_wavefronts_lanes",
+      "predicted_binding",
+      "predicted_error",
+  };
+  return names;
 }
 
 }  // namespace
 
 std::optional<ParsedUnit> unit_by_name(const std::string& name) {
-    auto ends = [&](const char* suffix) { return name.ends_with(suffix); };
-    auto starts = [&](const char* prefix) { return name.starts_with(prefix); };
-    if (auto it = named_units().find(name); it != named_units().end()) return parse_unit(it->second);
-    if (dimensionless_names().count(name) || starts("stall_") || starts("limited_by_") ||
-        starts("sol_") || starts("pipe_"))
-        return ParsedUnit{units::none, 1};
-    // k00_start, k49_end: a kernel's start and end on a timeline, in seconds.
-    if (name.size() > 1 && name[0] == 'k' && std::isdigit(static_cast<unsigned char>(name[1])) &&
-        (ends("_start") || ends("_end")))
-        return ParsedUnit{units::seconds, 1};
-    if (ends("_time") || ends("_latency") || ends("_seconds")) return ParsedUnit{units::seconds, 1};
-    if (ends("_bytes") || starts("bytes_") || name.find("_bytes_") != std::string::npos)
-        return ParsedUnit{units::bytes, 1};
-    if (ends("_flops")) return ParsedUnit{units::flops, 1};
-    if (ends("_bandwidth")) return ParsedUnit{units::bytes_per_s, 1};
-    if (ends("_rate")) return ParsedUnit{units::flops_per_s, 1};
-    if (ends("_mhz")) return ParsedUnit{units::hertz, 1e6};
-    if (ends("_hz")) return ParsedUnit{units::hertz, 1};
-    return std::nullopt;
+  auto ends = [&](const char* suffix) { return name.ends_with(suffix); };
+  auto starts = [&](const char* prefix) { return name.starts_with(prefix); };
+  if (auto it = named_units().find(name); it != named_units().end()) return parse_unit(it->second);
+  if (dimensionless_names().count(name) || starts("stall_") || starts("limited_by_") ||
+      starts("sol_") || starts("pipe_"))
+    return ParsedUnit{units::none, 1};
+  // k00_start, k49_end: a kernel's start and end on a timeline, in seconds.
+  if (name.size() > 1 && name[0] == 'k' && std::isdigit(static_cast<unsigned char>(name[1])) &&
+      (ends("_start") || ends("_end")))
+    return ParsedUnit{units::seconds, 1};
+  if (ends("_time") || ends("_latency") || ends("_seconds")) return ParsedUnit{units::seconds, 1};
+  if (ends("_bytes") || starts("bytes_") || name.find("_bytes_") != std::string::npos)
+    return ParsedUnit{units::bytes, 1};
+  if (ends("_flops")) return ParsedUnit{units::flops, 1};
+  if (ends("_bandwidth")) return ParsedUnit{units::bytes_per_s, 1};
+  if (ends("_rate")) return ParsedUnit{units::flops_per_s, 1};
+  if (ends("_mhz")) return ParsedUnit{units::hertz, 1e6};
+  if (ends("_hz")) return ParsedUnit{units::hertz, 1};
+  return std::nullopt;
 }
 
 std::optional<ParsedUnit> unit_of_quantity(const std::string& name, const std::string& recorded) {
-    if (!recorded.empty()) return parse_unit(recorded);
-    return unit_by_name(name).value_or(ParsedUnit{units::unknown, 1});
+  if (!recorded.empty()) return parse_unit(recorded);
+  return unit_by_name(name).value_or(ParsedUnit{units::unknown, 1});
 }
 
 ParsedUnit unit_of_property(const std::string& name) {
-    return unit_by_name(name).value_or(ParsedUnit{units::unknown, 1});
+  return unit_by_name(name).value_or(ParsedUnit{units::unknown, 1});
 }
 
 std::string to_string(const Unit& unit) {
-    if (!unit.known) return "(no unit recorded)";
-    if (unit == units::none) return "";
-    if (unit == units::hertz) return "Hz";
-    std::string top, bottom;
-    auto put = [&](const char* name, int power) {
-        std::string& side = power > 0 ? top : bottom;
-        int n = power > 0 ? power : -power;
-        if (n == 0) return;
-        if (!side.empty()) side += "·";
-        side += name;
-        if (n > 1) side += "^" + std::to_string(n);
-    };
-    put("FLOP", unit.FLOP);
-    put("B", unit.B);
-    put("s", unit.s);
-    if (top.empty()) top = "1";
-    return bottom.empty() ? top : top + "/" + bottom;
+  if (!unit.known) return "(no unit recorded)";
+  if (unit == units::none) return "";
+  if (unit == units::hertz) return "Hz";
+  std::string top, bottom;
+  auto put = [&](const char* name, int power) {
+    std::string& side = power > 0 ? top : bottom;
+    int n = power > 0 ? power : -power;
+    if (n == 0) return;
+    if (!side.empty()) side += "·";
+    side += name;
+    if (n > 1) side += "^" + std::to_string(n);
+  };
+  put("FLOP", unit.FLOP);
+  put("B", unit.B);
+  put("s", unit.s);
+  if (top.empty()) top = "1";
+  return bottom.empty() ? top : top + "/" + bottom;
 }
 
 }  // namespace weave

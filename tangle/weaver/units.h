@@ -14,19 +14,26 @@
 namespace weave {
 
 struct Unit {
-    int s = 0, B = 0, FLOP = 0;
-    bool known = true;
+  int s = 0, B = 0, FLOP = 0;
+  bool known = true;
 
-    bool operator==(const Unit& o) const { return s == o.s && B == o.B && FLOP == o.FLOP && known == o.known; }
-    bool dimensionless() const { return s == 0 && B == 0 && FLOP == 0; }
-    bool plain() const { return known && dimensionless(); }  // a plain number: a count or a ratio
-    Unit operator*(const Unit& o) const { return {s + o.s, B + o.B, FLOP + o.FLOP, known && o.known}; }
-    Unit operator/(const Unit& o) const { return {s - o.s, B - o.B, FLOP - o.FLOP, known && o.known}; }
+  bool operator==(const Unit& o) const {
+    return s == o.s && B == o.B && FLOP == o.FLOP && known == o.known;
+  }
+  bool dimensionless() const { return s == 0 && B == 0 && FLOP == 0; }
+  bool plain() const { return known && dimensionless(); }  // a plain number: a count or a ratio
+  Unit operator*(const Unit& o) const {
+    return {s + o.s, B + o.B, FLOP + o.FLOP, known && o.known};
+  }
+  Unit operator/(const Unit& o) const {
+    return {s - o.s, B - o.B, FLOP - o.FLOP, known && o.known};
+  }
 };
 
 namespace units {
 inline constexpr Unit none{}, seconds{1, 0, 0}, bytes{0, 1, 0}, flops{0, 0, 1};
-inline constexpr Unit hertz{-1, 0, 0}, bytes_per_s{-1, 1, 0}, flops_per_s{-1, 0, 1}, flops_per_byte{0, -1, 1};
+inline constexpr Unit hertz{-1, 0, 0}, bytes_per_s{-1, 1, 0}, flops_per_s{-1, 0, 1},
+    flops_per_byte{0, -1, 1};
 inline constexpr Unit unknown{0, 0, 0, false};
 }  // namespace units
 
@@ -34,8 +41,8 @@ inline constexpr Unit unknown{0, 0, 0, false};
 // its values to base units (MHz: 1e6, to Hz). "" is unknown: the name decides (unit_by_name).
 // Empty when the string is not one the weaver knows.
 struct ParsedUnit {
-    Unit unit;
-    double scale = 1;
+  Unit unit;
+  double scale = 1;
 };
 std::optional<ParsedUnit> parse_unit(const std::string& text);
 
