@@ -50,9 +50,9 @@ std::string printable(std::string_view text) {
 // the value above it; PyYAML (measure.py) refuses both, so the tools refuse them here, at the
 // line to fix. A list or map left open is named where it opened, not where yaml-cpp gave up.
 struct Lexical {
-  int open_quote = -1;     // the line (0-based) of a quoted value never closed
-  int open_flow = -1;      // the line of the innermost '[' or '{' never closed
-  int not_a_key = -1;      // the first line at column one that is not `key: ...`
+  int open_quote = -1;  // the line (0-based) of a quoted value never closed
+  int open_flow = -1;   // the line of the innermost '[' or '{' never closed
+  int not_a_key = -1;   // the first line at column one that is not `key: ...`
 };
 
 bool is_key_line(std::string_view line) {
@@ -82,16 +82,18 @@ Lexical scan(const std::vector<std::string_view>& yaml) {
     if (!quote && flows.empty() && first == 0 && line[0] != '#' && !is_key_line(line) &&
         found.not_a_key < 0)
       found.not_a_key = n;
-    char previous = 0;      // the last character outside a quote on this line, 0 at its start
-    bool spaced = true;     // whitespace since `previous`
+    char previous = 0;   // the last character outside a quote on this line, 0 at its start
+    bool spaced = true;  // whitespace since `previous`
     for (size_t c = first; c < line.size(); ++c) {
       char ch = line[c];
       if (quote) {
         if (quote == '"' && ch == '\\') {
           ++c;
         } else if (ch == quote) {
-          if (quote == '\'' && c + 1 < line.size() && line[c + 1] == '\'') ++c;  // '' is a quote
-          else quote = 0;
+          if (quote == '\'' && c + 1 < line.size() && line[c + 1] == '\'')
+            ++c;  // '' is a quote
+          else
+            quote = 0;
         }
         if (!quote) previous = ch, spaced = false;
         continue;
@@ -231,7 +233,8 @@ FrontMatter read(std::string_view text) {
   size_t close = 1;
   while (close < lines.size() && !is_fence(lines[close], true)) ++close;
   if (close == lines.size()) {
-    fm.errors.push_back({1, "the front matter opened here is never closed: end it with a line '---'"});
+    fm.errors.push_back(
+        {1, "the front matter opened here is never closed: end it with a line '---'"});
     return fm;
   }
   fm.present = true;

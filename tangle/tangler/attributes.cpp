@@ -70,7 +70,8 @@ class Reader {
   std::string read_value(const std::string& key, std::string& value) {
     std::string_view rest = body_.substr(pos_);
     if (is_unknown_quote(rest))
-      return "the value of " + key + "= opens with an unknown quote: quote it with \"...\" or '...'";
+      return "the value of " + key +
+             "= opens with an unknown quote: quote it with \"...\" or '...'";
     if (!rest.empty() && (rest[0] == '"' || rest[0] == '\'')) {
       char quote = rest[0];
       for (++pos_; pos_ < body_.size(); ++pos_) {
@@ -113,9 +114,7 @@ std::string_view trim(std::string_view text) {
 
 }  // namespace
 
-bool is_id_char(char c) {
-  return is_key_char(c) || c == '.' || c == ':' || c == '/' || c == '+';
-}
+bool is_id_char(char c) { return is_key_char(c) || c == '.' || c == ':' || c == '/' || c == '+'; }
 
 AttributeParse parse_attributes(std::string_view info) {
   AttributeParse parse;
@@ -125,7 +124,8 @@ AttributeParse parse_attributes(std::string_view info) {
     // A plain fence (```cuda) is an illustration. Catch attributes written without braces.
     parse.attributes.language = std::string(info.substr(0, info.find_first_of(" \t")));
     if (info.find("file=") != std::string_view::npos || info.find(" #") != std::string_view::npos)
-      parse.error = "attributes must be in braces: write ```{.cuda file=src/...} or ```{.cuda #name}";
+      parse.error =
+          "attributes must be in braces: write ```{.cuda file=src/...} or ```{.cuda #name}";
     return parse;
   }
   parse.attributes.braced = true;
@@ -135,8 +135,10 @@ AttributeParse parse_attributes(std::string_view info) {
   for (size_t i = 1; i < info.size() && close == std::string_view::npos; ++i) {
     char c = info[i];
     if (quote) {
-      if (c == '\\' && quote == '"') ++i;
-      else if (c == quote) quote = 0;
+      if (c == '\\' && quote == '"')
+        ++i;
+      else if (c == quote)
+        quote = 0;
     } else if ((c == '"' || c == '\'') && info[i - 1] == '=') {
       quote = c;
     } else if (c == '}') {
@@ -144,12 +146,15 @@ AttributeParse parse_attributes(std::string_view info) {
     }
   }
   if (close == std::string_view::npos) {
-    parse.error = quote ? std::string("a quoted value in the attributes is never closed: add the closing ") + quote
-                        : "the attribute list opened with '{' is never closed: end it with '}'";
+    parse.error =
+        quote ? std::string("a quoted value in the attributes is never closed: add the closing ") +
+                    quote
+              : "the attribute list opened with '{' is never closed: end it with '}'";
     return parse;
   }
   if (!trim(info.substr(close + 1)).empty()) {
-    parse.error = "text after the closing '}' of the attributes: move it inside the braces or remove it";
+    parse.error =
+        "text after the closing '}' of the attributes: move it inside the braces or remove it";
     return parse;
   }
   parse.error = Reader(info.substr(1, close - 1)).run(parse.attributes);

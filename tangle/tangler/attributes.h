@@ -9,8 +9,8 @@
 namespace tangle {
 
 struct Attributes {
-  bool braced = false;     // written as {...}; a plain ```cuda fence is never tangled
-  std::string language;    // the first class, without its dot ("cuda"); "" when none
+  bool braced = false;              // written as {...}; a plain ```cuda fence is never tangled
+  std::string language;             // the first class, without its dot ("cuda"); "" when none
   std::optional<std::string> file;  // file=..., unquoted
   std::optional<std::string> id;    // #id, without the '#'
 };

@@ -8,7 +8,8 @@ namespace {
 
 // Checks a chapter's `src:` folder itself; returns "" when fine.
 std::string folder_problem(const std::string& folder) {
-  if (folder.empty()) return "the front matter's src: is empty: name the chapter's folder under src/";
+  if (folder.empty())
+    return "the front matter's src: is empty: name the chapter's folder under src/";
   if (!file_path_problem("src/" + folder + "/file").empty())
     return "src: " + folder + " is not a plain folder under src/: write it as src: reduce";
   return "";
@@ -17,7 +18,8 @@ std::string folder_problem(const std::string& folder) {
 }  // namespace
 
 std::string file_path_problem(const std::string& path) {
-  if (path.empty()) return "file= is empty: give the path of the file to write, such as src/reduce/reduce.cu";
+  if (path.empty())
+    return "file= is empty: give the path of the file to write, such as src/reduce/reduce.cu";
   if (path.front() == '/' || (path.size() > 1 && path[1] == ':'))
     return "file=" + path + " is absolute: give a path under src/, such as src/reduce/reduce.cu";
   if (path.find('\\') != std::string::npos)
@@ -32,10 +34,12 @@ std::string file_path_problem(const std::string& path) {
     if (part == "..")
       return "file=" + path + " contains '..': give a plain path under src/ without '..'";
     if (part.empty() || part == ".")
-      return "file=" + path + " has an empty or '.' folder (or ends in '/'): give a plain file path";
+      return "file=" + path +
+             " has an empty or '.' folder (or ends in '/'): give a plain file path";
     pos = end + 1;
   }
-  if (path == kManifestPath) return "file=" + path + " is the tangler's own manifest: choose another name";
+  if (path == kManifestPath)
+    return "file=" + path + " is the tangler's own manifest: choose another name";
   return "";
 }
 
@@ -45,7 +49,8 @@ BookIndex index_book(const std::vector<Chapter>& chapters, Diagnostics& diagnost
     std::string folder_error = chapter.src_folder.empty() && chapter.src_line == 0
                                    ? ""
                                    : folder_problem(chapter.src_folder);
-    if (!folder_error.empty()) diagnostics.push_back({chapter.name, chapter.src_line, folder_error});
+    if (!folder_error.empty())
+      diagnostics.push_back({chapter.name, chapter.src_line, folder_error});
     std::string prefix = "src/" + chapter.src_folder + "/";
     for (const Block& block : chapter.blocks) {
       if (block.id) {
@@ -59,11 +64,10 @@ BookIndex index_book(const std::vector<Chapter>& chapters, Diagnostics& diagnost
         continue;
       }
       if (chapter.src_line > 0 && folder_error.empty() && !path.starts_with(prefix)) {
-        diagnostics.push_back(
-            {chapter.name, block.fence_line,
-             "file=" + path + " is outside this chapter's folder " + prefix +
-                 " (its front matter says src: " + chapter.src_folder +
-                 "): move the file under " + prefix + " or change src:"});
+        diagnostics.push_back({chapter.name, block.fence_line,
+                               "file=" + path + " is outside this chapter's folder " + prefix +
+                                   " (its front matter says src: " + chapter.src_folder +
+                                   "): move the file under " + prefix + " or change src:"});
         index.rejected.push_back(&block);
         continue;
       }
@@ -71,11 +75,11 @@ BookIndex index_book(const std::vector<Chapter>& chapters, Diagnostics& diagnost
       if (is_new) index.file_order.push_back(path);
       if (!entry->second.empty() && entry->second.front()->language != block.language) {
         const Block& first = *entry->second.front();
-        diagnostics.push_back(
-            {chapter.name, block.fence_line,
-             path + " is tangled here as ." + block.language + " but as ." + first.language +
-                 " at " + first.chapter + ":" + std::to_string(first.fence_line) +
-                 ": give every block of one file the same language"});
+        diagnostics.push_back({chapter.name, block.fence_line,
+                               path + " is tangled here as ." + block.language + " but as ." +
+                                   first.language + " at " + first.chapter + ":" +
+                                   std::to_string(first.fence_line) +
+                                   ": give every block of one file the same language"});
         index.rejected.push_back(&block);
         continue;
       }
@@ -85,7 +89,8 @@ BookIndex index_book(const std::vector<Chapter>& chapters, Diagnostics& diagnost
   // A path cannot be both a file and a folder of other files.
   for (const auto& [path, blocks] : index.files) {
     auto inside = index.files.lower_bound(path + "/");
-    if (inside != index.files.end() && inside->first.starts_with(path + "/") && !inside->second.empty()) {
+    if (inside != index.files.end() && inside->first.starts_with(path + "/") &&
+        !inside->second.empty()) {
       const Block& block = *inside->second.front();
       diagnostics.push_back({block.chapter, block.fence_line,
                              inside->first + " lies in " + path +

@@ -17,9 +17,9 @@ struct Block {
 };
 
 struct Chapter {
-  std::string name;        // as in book/chapters.txt
-  std::string src_folder;  // front matter `src:`; "" when absent
-  int src_line = 0;        // where `src:` is written
+  std::string name;           // as in book/chapters.txt
+  std::string src_folder;     // front matter `src:`; "" when absent
+  int src_line = 0;           // where `src:` is written
   std::vector<Block> blocks;  // only blocks with file= or #id
 };
 

@@ -15,11 +15,13 @@ std::vector<std::string> out_of_step(const OutputTree& tree, const std::vector<T
   }
   for (const std::string& path : ownership.stale)
     if (tree.read(path))
-      problems.push_back(path + ": no chapter tangles it any more, but the tangler wrote it before");
+      problems.push_back(path +
+                         ": no chapter tangles it any more, but the tangler wrote it before");
   std::string manifest = format_manifest(ownership.manifest);
   std::optional<std::string> manifest_on_disk = tree.read(kManifestPath);
   if (manifest_on_disk.value_or("") != manifest && (manifest_on_disk || !manifest.empty()))
-    problems.push_back(std::string(kManifestPath) + ": does not list the files the chapters tangle");
+    problems.push_back(std::string(kManifestPath) +
+                       ": does not list the files the chapters tangle");
   return problems;
 }
 

@@ -1,4 +1,5 @@
-// A diagnostic is one line the reader can act on: "chapters/x.md:LINE: what is wrong and what to do".
+// A diagnostic is one line the reader can act on: "chapters/x.md:LINE: what is wrong and what to
+// do".
 #pragma once
 
 #include <string>

@@ -74,13 +74,14 @@ std::string header_line(const Language& language, const std::vector<std::string>
 
 }  // namespace
 
-ExpandedFile expand_file(const std::string& path, const BookIndex& index, const ExpandLimits& limits,
-                         Diagnostics& diagnostics) {
+ExpandedFile expand_file(const std::string& path, const BookIndex& index,
+                         const ExpandLimits& limits, Diagnostics& diagnostics) {
   ExpandedFile file;
   const std::vector<const Block*>& blocks = index.files.at(path);
   Language language = language_of(blocks.front()->language);
   for (const Block* block : blocks)
-    if (std::find(file.chapters.begin(), file.chapters.end(), block->chapter) == file.chapters.end())
+    if (std::find(file.chapters.begin(), file.chapters.end(), block->chapter) ==
+        file.chapters.end())
       file.chapters.push_back(block->chapter);
 
   Expander expander(index, limits, language.line_directives);
@@ -100,7 +101,8 @@ ExpandedFile expand_file(const std::string& path, const BookIndex& index, const 
   if (!language.line_directives && body.starts_with("#!")) {
     header_at = body.find('\n') + 1;  // every expanded line ends in a newline
   }
-  file.content = body.substr(0, header_at) + header_line(language, file.chapters) + body.substr(header_at);
+  file.content =
+      body.substr(0, header_at) + header_line(language, file.chapters) + body.substr(header_at);
   return file;
 }
 

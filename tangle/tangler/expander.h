@@ -22,7 +22,7 @@ struct ExpandedFile {
 };
 
 // The graph must have been checked (check_references) with no errors.
-ExpandedFile expand_file(const std::string& path, const BookIndex& index, const ExpandLimits& limits,
-                         Diagnostics& diagnostics);
+ExpandedFile expand_file(const std::string& path, const BookIndex& index,
+                         const ExpandLimits& limits, Diagnostics& diagnostics);
 
 }  // namespace tangle

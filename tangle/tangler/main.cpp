@@ -7,7 +7,8 @@
 #include "run.h"
 
 int main(int argc, char** argv) {
-  tangle::OptionsParse parse = tangle::parse_options(std::vector<std::string>(argv + 1, argv + argc));
+  tangle::OptionsParse parse =
+      tangle::parse_options(std::vector<std::string>(argv + 1, argv + argc));
   if (!parse.error.empty()) {
     std::cerr << "tangle: " << parse.error << "\n";
     return tangle::kErrors;

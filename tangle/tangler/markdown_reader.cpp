@@ -106,8 +106,9 @@ ChapterReading read_chapter(std::string_view name, std::string_view text) {
     int start = cmark_node_get_start_line(node);
     int end = cmark_node_get_end_line(node);
     std::vector<std::string> lines = literal_lines(cmark_node_get_literal(node));
-    std::string_view opening =
-        start >= 1 && static_cast<size_t>(start) <= source_lines.size() ? source_lines[start - 1] : "";
+    std::string_view opening = start >= 1 && static_cast<size_t>(start) <= source_lines.size()
+                                   ? source_lines[start - 1]
+                                   : "";
     Fence fence = fence_of(opening, cmark_node_get_start_column(node),
                            lines.empty() ? std::string_view("\n") : std::string_view(lines[0]));
     if (fence.character == 0) {  // indented code: illustration only, but say so if it was meant
@@ -117,8 +118,9 @@ ChapterReading read_chapter(std::string_view name, std::string_view text) {
         AttributeParse meant = parse_attributes(first.substr(run));
         if (meant.error.empty() && meant.attributes.braced &&
             (meant.attributes.file || meant.attributes.id))
-          warning(start, "this fence is indented four spaces or more, so Markdown reads it as "
-                         "indented code and it is not tangled: indent it three spaces at most");
+          warning(start,
+                  "this fence is indented four spaces or more, so Markdown reads it as "
+                  "indented code and it is not tangled: indent it three spaces at most");
       }
       continue;
     }
@@ -142,7 +144,8 @@ ChapterReading read_chapter(std::string_view name, std::string_view text) {
     if (attributes.file && attributes.id) {
       error(start, "a block has both file= and #" + *attributes.id +
                        " (Entangled would also write the chunk to the file; this tangler does "
-                       "not): write ```{." + attributes.language + " #" + *attributes.id +
+                       "not): write ```{." +
+                       attributes.language + " #" + *attributes.id +
                        "} for the chunk and a block ```{." + attributes.language + " file=" +
                        *attributes.file + "} holding the line <<" + *attributes.id + ">>");
       continue;

@@ -20,7 +20,8 @@ void describe(CLI::App& app, Options& options) {
   app.add_flag("-q,--quiet", options.quiet, "print errors only");
   app.add_option("chapters", options.chapters, "only these chapters (relative to DIR)")
       ->option_text("CHAPTER.md ...");
-  app.footer("exit status: 0 done (or in step), 1 out of step (--check), 2 errors (nothing written)");
+  app.footer(
+      "exit status: 0 done (or in step), 1 out of step (--check), 2 errors (nothing written)");
 }
 
 }  // namespace

@@ -7,9 +7,9 @@
 namespace tangle {
 
 struct Options {
-  std::string root = ".";             // the book's root: book/chapters.txt and src/ are under it
-  bool check = false;                 // compare src/ with the chapters; write nothing
-  bool quiet = false;                 // print errors only
+  std::string root = ".";  // the book's root: book/chapters.txt and src/ are under it
+  bool check = false;      // compare src/ with the chapters; write nothing
+  bool quiet = false;      // print errors only
   bool help = false;
   std::vector<std::string> chapters;  // when given, only these chapters (relative to the root)
 };

@@ -16,7 +16,8 @@ namespace fs = std::filesystem;
 namespace {
 
 bool is_within(const fs::path& path, const fs::path& folder) {
-  auto [folder_end, path_it] = std::mismatch(folder.begin(), folder.end(), path.begin(), path.end());
+  auto [folder_end, path_it] =
+      std::mismatch(folder.begin(), folder.end(), path.begin(), path.end());
   return folder_end == folder.end();
 }
 
@@ -37,7 +38,8 @@ fs::path OutputTree::inside_src(const std::string& relative) const {
     throw std::runtime_error(relative + " resolves outside " + src_.string() +
                              " (through a symbolic link?): the tangler writes only under src/");
   // Only a folder that exists can be trusted later: one made afterwards is made by us, inside.
-  if (fs::is_directory(folder, error) && !fs::is_symlink(folder, error)) folders_inside_.insert(folder);
+  if (fs::is_directory(folder, error) && !fs::is_symlink(folder, error))
+    folders_inside_.insert(folder);
   return path;
 }
 
@@ -52,8 +54,8 @@ bool OutputTree::write_if_changed(const std::string& relative, const std::string
   fs::create_directories(path.parent_path(), error);
   if (error)
     throw std::runtime_error("cannot create the folder of " + relative + ": " + error.message());
-  fs::path temporary = path.parent_path() /
-                       ("." + path.filename().string() + ".tangle-tmp-" + std::to_string(::getpid()));
+  fs::path temporary = path.parent_path() / ("." + path.filename().string() + ".tangle-tmp-" +
+                                             std::to_string(::getpid()));
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     out.write(content.data(), static_cast<std::streamsize>(content.size()));
@@ -64,7 +66,8 @@ bool OutputTree::write_if_changed(const std::string& relative, const std::string
     }
   }
   if (content.starts_with("#!"))  // a script keeps its shebang's promise: it can be run
-    fs::permissions(temporary, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+    fs::permissions(temporary,
+                    fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
                     fs::perm_options::add, error);
   fs::rename(temporary, path, error);
   if (error) {

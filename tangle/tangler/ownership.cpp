@@ -26,8 +26,9 @@ Ownership settle_ownership(const Manifest& previous, const std::vector<TangledFi
   for (const TangledFile& file : files)
     if (auto other = kept_owner.find(file.path); other != kept_owner.end())
       diagnostics.push_back({file.chapters.front(), file.line,
-                             file.path + " is also tangled from " + other->second +
-                                 " (says " + kManifestPath + "): tangle both chapters in one run, "
+                             file.path + " is also tangled from " + other->second + " (says " +
+                                 kManifestPath +
+                                 "): tangle both chapters in one run, "
                                  "or run tangle without naming chapters"});
   std::set<std::string> stale;
   for (const auto& [chapter, path] : previous)

@@ -14,8 +14,9 @@
 namespace tangle {
 
 struct Ownership {
-  Manifest manifest;               // the manifest to keep after this run
-  std::vector<std::string> stale;  // files written before by processed chapters, produced by none now
+  Manifest manifest;  // the manifest to keep after this run
+  std::vector<std::string>
+      stale;  // files written before by processed chapters, produced by none now
 };
 
 // `whole_book`: the run processed book/chapters.txt, so chapters no longer listed there own

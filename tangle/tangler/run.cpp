@@ -28,7 +28,8 @@ std::string relative_to_root(const fs::path& root, const std::string& argument) 
   fs::path path(argument);
   if (!path.is_absolute()) return path.lexically_normal().generic_string();
   std::error_code error;
-  fs::path relative = fs::weakly_canonical(path, error).lexically_relative(fs::weakly_canonical(root, error));
+  fs::path relative =
+      fs::weakly_canonical(path, error).lexically_relative(fs::weakly_canonical(root, error));
   if (error || relative.empty() || *relative.begin() == "..") return argument;
   return relative.generic_string();
 }
@@ -49,11 +50,13 @@ std::vector<LoadedChapter> load_chapters(const Options& options, Diagnostics& di
   } else {
     std::optional<std::string> list = read_file(root / kBookList);
     if (!list) {
-      diagnostics.push_back({kBookList, 0, "cannot be read under " + options.root +
-                                               ": run tangle in the book's root, or pass --root DIR"});
+      diagnostics.push_back({kBookList, 0,
+                             "cannot be read under " + options.root +
+                                 ": run tangle in the book's root, or pass --root DIR"});
       return {};
     }
-    if (list->starts_with("\xEF\xBB\xBF")) list->erase(0, 3);  // a byte-order mark: no part of the list
+    if (list->starts_with("\xEF\xBB\xBF"))
+      list->erase(0, 3);  // a byte-order mark: no part of the list
     listed = parse_book_list(*list);
     listed_in = kBookList;
   }
@@ -67,10 +70,10 @@ std::vector<LoadedChapter> load_chapters(const Options& options, Diagnostics& di
     fs::path real = fs::weakly_canonical(root / chapter.path, ignored);
     fs::path inside = real.lexically_relative(real_root);
     if (fs::path(chapter.path).is_absolute() || inside.empty() || *inside.begin() == "..") {
-      diagnostics.push_back({where, chapter.line, chapter.path + " is outside the book's root " +
-                                                      options.root +
-                                                      ": a chapter is a path under it, such as "
-                                                      "chapters/3.1-reduction.md"});
+      diagnostics.push_back({where, chapter.line,
+                             chapter.path + " is outside the book's root " + options.root +
+                                 ": a chapter is a path under it, such as "
+                                 "chapters/3.1-reduction.md"});
       continue;
     }
     if (!seen.insert(chapter.path).second) {
@@ -79,18 +82,22 @@ std::vector<LoadedChapter> load_chapters(const Options& options, Diagnostics& di
     }
     std::optional<std::string> text = read_file(root / chapter.path);
     if (!text) {
-      diagnostics.push_back({where, chapter.line,
-                             listed_in.empty() ? "cannot be read: give a chapter path relative to the root " + options.root
-                                               : chapter.path + " cannot be read: create it or remove this line"});
+      diagnostics.push_back(
+          {where, chapter.line,
+           listed_in.empty()
+               ? "cannot be read: give a chapter path relative to the root " + options.root
+               : chapter.path + " cannot be read: create it or remove this line"});
       continue;
     }
-    if (text->starts_with("\xEF\xBB\xBF")) text->erase(0, 3);  // a byte-order mark: no part of the chapter
+    if (text->starts_with("\xEF\xBB\xBF"))
+      text->erase(0, 3);  // a byte-order mark: no part of the chapter
     chapters.push_back({chapter.path, std::move(*text)});
   }
   return chapters;
 }
 
-int report_errors(Diagnostics& diagnostics, const std::vector<std::string>& order, std::ostream& err) {
+int report_errors(Diagnostics& diagnostics, const std::vector<std::string>& order,
+                  std::ostream& err) {
   std::vector<std::string> files{kBookList};
   files.insert(files.end(), order.begin(), order.end());
   sort_in_book_order(diagnostics, files);
@@ -127,17 +134,20 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
   try {
     OutputTree tree(options.root);
     Manifest previous = parse_manifest(tree.read(kManifestPath).value_or(""));
-    Ownership ownership = settle_ownership(previous, tangling.files, names, options.chapters.empty(), diagnostics);
+    Ownership ownership =
+        settle_ownership(previous, tangling.files, names, options.chapters.empty(), diagnostics);
     if (!diagnostics.empty()) return report_errors(diagnostics, names, err);
 
     if (options.check) {
       std::vector<std::string> problems = out_of_step(tree, tangling.files, ownership);
       for (const std::string& problem : problems) err << problem << "\n";
       if (!problems.empty()) {
-        err << "tangle --check: " << problems.size() << " file(s) of src/ out of step with the chapters; run make tangle\n";
+        err << "tangle --check: " << problems.size()
+            << " file(s) of src/ out of step with the chapters; run make tangle\n";
         return kOutOfStep;
       }
-      if (!options.quiet) out << "tangle --check: src/ is in step with " << names.size() << " chapter(s)\n";
+      if (!options.quiet)
+        out << "tangle --check: src/ is in step with " << names.size() << " chapter(s)\n";
       return kDone;
     }
 
@@ -156,7 +166,8 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
         if (!options.quiet) out << "removed " << path << " (no chapter tangles it any more)\n";
       }
     std::string manifest = format_manifest(ownership.manifest);
-    if (!manifest.empty() || tree.read(kManifestPath)) tree.write_if_changed(kManifestPath, manifest);
+    if (!manifest.empty() || tree.read(kManifestPath))
+      tree.write_if_changed(kManifestPath, manifest);
     if (!options.quiet)
       out << "tangle: " << tangling.files.size() << " file(s) from " << names.size()
           << " chapter(s); " << written << " written, " << removed << " removed\n";

@@ -25,7 +25,7 @@ Tangling tangle_chapters(const std::vector<Chapter>& chapters, const ExpandLimit
     for (const std::string& path : index.file_order) {
       ExpandedFile file = expand_file(path, index, limits, diagnostics);
       tangling.files.push_back({path, std::move(file.content), std::move(file.chapters),
-                               index.files.at(path).front()->fence_line});
+                                index.files.at(path).front()->fence_line});
     }
   }
   if (!diagnostics.empty()) tangling.files.clear();

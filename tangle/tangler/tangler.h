@@ -1,4 +1,5 @@
-// The whole in-memory tangle: chapters in, the files they make (or the errors) out. Touches no file.
+// The whole in-memory tangle: chapters in, the files they make (or the errors) out. Touches no
+// file.
 #pragma once
 
 #include <string>
@@ -12,7 +13,7 @@
 namespace tangle {
 
 struct TangledFile {
-  std::string path;                   // "src/reduce/reduce.cu", relative to the root
+  std::string path;  // "src/reduce/reduce.cu", relative to the root
   std::string content;
   std::vector<std::string> chapters;  // the chapters it is tangled from, in book order
   int line = 0;                       // the fence line of its first block, in chapters.front()

@@ -12,14 +12,14 @@
 namespace weave {
 
 struct BoxInput {
-    std::string file;           // the chapter, for messages
-    const FrontMatter* fm = nullptr;
-    const SymbolTable* symbols = nullptr;
-    const Scope* scope = nullptr;
-    const MeasurementStore* store = nullptr;
-    const std::vector<KernelResult>* kernels = nullptr;
-    bool stale = false;
-    bool measured_now = false;  // make book measured just before weaving
+  std::string file;  // the chapter, for messages
+  const FrontMatter* fm = nullptr;
+  const SymbolTable* symbols = nullptr;
+  const Scope* scope = nullptr;
+  const MeasurementStore* store = nullptr;
+  const std::vector<KernelResult>* kernels = nullptr;
+  bool stale = false;
+  bool measured_now = false;  // make book measured just before weaving
 };
 
 // The box's Markdown lines. Symbol values that cannot be found are errors at the symbol's line.

@@ -18,197 +18,238 @@ const std::regex heading(R"(^#{1,6}\s.*)");
 
 // A closing fence: the opening's character, at least as many, nothing after but spaces.
 bool closes_fence(const std::string& text, const std::string& fence) {
-    size_t i = text.find_first_not_of(' ');
-    if (i == std::string::npos || i > 3) return false;
-    size_t j = text.find_first_not_of(fence[0], i);
-    size_t run = (j == std::string::npos ? text.size() : j) - i;
-    return run >= fence.size() && (j == std::string::npos || text.find_first_not_of(" \t\r", j) == std::string::npos);
+  size_t i = text.find_first_not_of(' ');
+  if (i == std::string::npos || i > 3) return false;
+  size_t j = text.find_first_not_of(fence[0], i);
+  size_t run = (j == std::string::npos ? text.size() : j) - i;
+  return run >= fence.size() &&
+         (j == std::string::npos || text.find_first_not_of(" \t\r", j) == std::string::npos);
 }
 
 struct OpenDiv {
-    int line;
-    int claim = -1;  // index into the claims, or -1
+  int line;
+  int claim = -1;  // index into the claims, or -1
 };
 
 }  // namespace
 
 bool is_stale(const Chapter& chapter, const Record& record, const BookContext& book) {
-    if (record.sources_sha256.empty()) return true;  // nothing ties the numbers to the code they measured
-    std::vector<std::string> files;
-    if (book.manifest && book.manifest->present()) files = book.manifest->files_of(chapter.fm.id, chapter.path);
-    if (files.empty()) files = record.sources;
-    return sources_sha256(book.root, files) != record.sources_sha256;
+  if (record.sources_sha256.empty())
+    return true;  // nothing ties the numbers to the code they measured
+  std::vector<std::string> files;
+  if (book.manifest && book.manifest->present())
+    files = book.manifest->files_of(chapter.fm.id, chapter.path);
+  if (files.empty()) files = record.sources;
+  return sources_sha256(book.root, files) != record.sources_sha256;
 }
 
-ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book, Diagnostics& diagnostics) {
-    ChapterOutput out;
-    const FrontMatter& fm = chapter.fm;
-    const std::string& file = chapter.path;
-    Scope scope(*book.store, fm.id, book.chapter_of_src);
-    const Record* record = book.store->record(fm.id);
-    out.measured = record != nullptr;
-    out.stale = record && is_stale(chapter, *record, book);
-    out.kernels = kernel_results(fm, file, scope, diagnostics);
-    for (const Named& s : fm.symbols)
-        if (!book.symbols->find(s.name))
-            diagnostics.error(file, s.line, "unknown symbol '" + s.name + "': define it in book/symbols.json (known: " +
-                                                book.symbols->names() + ")");
+ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
+                            Diagnostics& diagnostics) {
+  ChapterOutput out;
+  const FrontMatter& fm = chapter.fm;
+  const std::string& file = chapter.path;
+  Scope scope(*book.store, fm.id, book.chapter_of_src);
+  const Record* record = book.store->record(fm.id);
+  out.measured = record != nullptr;
+  out.stale = record && is_stale(chapter, *record, book);
+  out.kernels = kernel_results(fm, file, scope, diagnostics);
+  for (const Named& s : fm.symbols)
+    if (!book.symbols->find(s.name))
+      diagnostics.error(file, s.line,
+                        "unknown symbol '" + s.name + "': define it in book/symbols.json (known: " +
+                            book.symbols->names() + ")");
 
-    BoxInput box{file, &fm, book.symbols, &scope, book.store, &out.kernels, out.stale, book.measured_now};
-    InlineContext inline_context{file, &scope, &diagnostics, {}, {}};
-    // A figure's path; kUnmeasuredFigure while there are no ceilings to draw it under; "" on an error.
-    bool ceilings = book.store->machine && book.store->machine->ceilings.count("copy_bandwidth");
-    inline_context.figure = [&](const std::string& id, int line) -> std::string {
-        if (id != "book") {
-            auto it = book.chapters_by_id.find(id);
-            if (it == book.chapters_by_id.end()) {
-                diagnostics.error(file, line, "roofline:" + id + " names no chapter: use a chapter's id or roofline:book");
-                return "";
-            }
-            if (it->second->fm.kernels.empty()) {
-                diagnostics.error(file, line, "roofline:" + id + ": chapter " + id + " lists no kernels: in its front matter");
-                return "";
-            }
-            if (!ceilings && book.store->record(id) && !book.store->machine_unreadable) {
-                diagnostics.error(file, line, "roofline:" + id + ": chapter " + id + " has kernels but no ceilings to draw "
-                                              "them under: " + book.store->folder + "/machine.json is missing; run make measure");
-                return "";
-            }
-        }
-        if (!ceilings) {
-            inline_context.unmeasured_lines.push_back(line);
-            return kUnmeasuredFigure;
-        }
-        out.figures.insert(id);
-        return "figures/roofline-" + id + ".svg";
-    };
-
-    bool wants_box = true;  // every page has its box: at least the GPU, the date and the versions
-    bool has_directive = false;
-    for (const auto& l : chapter.lines) has_directive = has_directive || std::regex_match(l, box_directive);
-    bool box_done = false;
-    std::vector<std::string> lines;
-    auto emit_box = [&] {
-        auto b = render_box(box, diagnostics);
-        lines.insert(lines.end(), b.begin(), b.end());
-        box_done = true;
-    };
-
-    std::vector<OpenDiv> divs;
-    std::string fence;  // the open code fence, empty outside code
-    int fence_line = 0;
-    std::string paragraph;  // prose lines waiting to be woven together
-    int paragraph_line = 0;
-    auto flush = [&] {
-        if (paragraph_line == 0) return;
-        std::string woven = weave_inline(paragraph, paragraph_line, inline_context) + "\n";
-        for (size_t start = 0, end; (end = woven.find('\n', start)) != std::string::npos; start = end + 1)
-            lines.push_back(woven.substr(start, end - start));
-        paragraph.clear();
-        paragraph_line = 0;
-    };
-    size_t first = fm.present ? static_cast<size_t>(fm.body_line - 1) : 0;
-    for (size_t i = 0; i < first && i < chapter.lines.size(); ++i) lines.push_back(chapter.lines[i]);
-    if (wants_box && !has_directive) {  // after the first heading, or at the top of a body without one
-        bool any_heading = false;
-        for (size_t i = first; i < chapter.lines.size(); ++i) any_heading = any_heading || std::regex_match(chapter.lines[i], heading);
-        if (!any_heading) { emit_box(); lines.push_back(""); }
+  BoxInput box{file,       &fm,          book.symbols, &scope,
+               book.store, &out.kernels, out.stale,    book.measured_now};
+  InlineContext inline_context{file, &scope, &diagnostics, {}, {}};
+  // A figure's path; kUnmeasuredFigure while there are no ceilings to draw it under; "" on an
+  // error.
+  bool ceilings = book.store->machine && book.store->machine->ceilings.count("copy_bandwidth");
+  inline_context.figure = [&](const std::string& id, int line) -> std::string {
+    if (id != "book") {
+      auto it = book.chapters_by_id.find(id);
+      if (it == book.chapters_by_id.end()) {
+        diagnostics.error(
+            file, line,
+            "roofline:" + id + " names no chapter: use a chapter's id or roofline:book");
+        return "";
+      }
+      if (it->second->fm.kernels.empty()) {
+        diagnostics.error(
+            file, line,
+            "roofline:" + id + ": chapter " + id + " lists no kernels: in its front matter");
+        return "";
+      }
+      if (!ceilings && book.store->record(id) && !book.store->machine_unreadable) {
+        diagnostics.error(file, line,
+                          "roofline:" + id + ": chapter " + id +
+                              " has kernels but no ceilings to draw "
+                              "them under: " +
+                              book.store->folder + "/machine.json is missing; run make measure");
+        return "";
+      }
     }
-    for (size_t i = first; i < chapter.lines.size(); ++i) {
-        const std::string& text = chapter.lines[i];
-        int n = static_cast<int>(i) + 1;
-        std::smatch m;
-        if (!fence.empty()) {
-            lines.push_back(text);
-            if (closes_fence(text, fence)) fence.clear();
-            continue;
-        }
-        size_t start = text.find_first_not_of(" \t");
-        bool prose = start != std::string::npos && text.compare(start, 3, ":::") != 0 &&
-                     !std::regex_match(text, fence_open) && !std::regex_match(text, heading);
-        if (prose) {
-            for (const OpenDiv& d : divs)
-                if (d.claim >= 0) out.claims[d.claim].text += (out.claims[d.claim].text.empty() ? "" : " ") + text;
-            paragraph += (paragraph_line ? "\n" : "") + text;
-            if (!paragraph_line) paragraph_line = n;
-            continue;
-        }
-        flush();
-        if (std::regex_match(text, m, fence_open)) {
-            fence = m[1];
-            fence_line = n;
-            lines.push_back(text);
-        } else if (std::regex_match(text, box_directive)) {
-            if (box_done) diagnostics.error(file, n, "a second ::: box ::: (a chapter has one box)");
-            else emit_box();
-        } else if (std::regex_match(text, symbols_directive)) {
-            auto table = render_symbols_table(*book.symbols, book.symbol_users, scope, file, n, diagnostics);
-            lines.insert(lines.end(), table.begin(), table.end());
-        } else if (opens_claim(text)) {
-            out.claims.push_back(check_claim(text, fm.id, file, n, scope, diagnostics));
-            divs.push_back({n, static_cast<int>(out.claims.size()) - 1});
-            lines.push_back(claim_opening(out.claims.back()));
-        } else if (std::regex_match(text, div_close)) {
-            if (divs.empty()) {
-                diagnostics.error(file, n, "this ::: closes a div that was never opened: remove it, or open one with ::: {.class}");
-                continue;
-            }
-            if (divs.back().claim >= 0) {
-                std::string gpu = record ? record->gpu : book.store->machine ? book.store->machine->gpu : "";
-                lines.push_back("");
-                lines.push_back(claim_verdict(out.claims[divs.back().claim], gpu));
-            }
-            divs.pop_back();
-            lines.push_back(text);
-        } else if (std::regex_match(text, div_open)) {
-            divs.push_back({n});
-            lines.push_back(text);
-        } else if (std::regex_match(text, heading)) {
-            paragraph = text;
-            paragraph_line = n;
-            flush();
-            if (wants_box && !has_directive && !box_done) {
-                lines.push_back("");
-                emit_box();
-            }
-        } else {
-            lines.push_back(text);  // a blank line
-        }
+    if (!ceilings) {
+      inline_context.unmeasured_lines.push_back(line);
+      return kUnmeasuredFigure;
+    }
+    out.figures.insert(id);
+    return "figures/roofline-" + id + ".svg";
+  };
+
+  bool wants_box = true;  // every page has its box: at least the GPU, the date and the versions
+  bool has_directive = false;
+  for (const auto& l : chapter.lines)
+    has_directive = has_directive || std::regex_match(l, box_directive);
+  bool box_done = false;
+  std::vector<std::string> lines;
+  auto emit_box = [&] {
+    auto b = render_box(box, diagnostics);
+    lines.insert(lines.end(), b.begin(), b.end());
+    box_done = true;
+  };
+
+  std::vector<OpenDiv> divs;
+  std::string fence;  // the open code fence, empty outside code
+  int fence_line = 0;
+  std::string paragraph;  // prose lines waiting to be woven together
+  int paragraph_line = 0;
+  auto flush = [&] {
+    if (paragraph_line == 0) return;
+    std::string woven = weave_inline(paragraph, paragraph_line, inline_context) + "\n";
+    for (size_t start = 0, end; (end = woven.find('\n', start)) != std::string::npos;
+         start = end + 1)
+      lines.push_back(woven.substr(start, end - start));
+    paragraph.clear();
+    paragraph_line = 0;
+  };
+  size_t first = fm.present ? static_cast<size_t>(fm.body_line - 1) : 0;
+  for (size_t i = 0; i < first && i < chapter.lines.size(); ++i) lines.push_back(chapter.lines[i]);
+  if (wants_box &&
+      !has_directive) {  // after the first heading, or at the top of a body without one
+    bool any_heading = false;
+    for (size_t i = first; i < chapter.lines.size(); ++i)
+      any_heading = any_heading || std::regex_match(chapter.lines[i], heading);
+    if (!any_heading) {
+      emit_box();
+      lines.push_back("");
+    }
+  }
+  for (size_t i = first; i < chapter.lines.size(); ++i) {
+    const std::string& text = chapter.lines[i];
+    int n = static_cast<int>(i) + 1;
+    std::smatch m;
+    if (!fence.empty()) {
+      lines.push_back(text);
+      if (closes_fence(text, fence)) fence.clear();
+      continue;
+    }
+    size_t start = text.find_first_not_of(" \t");
+    bool prose = start != std::string::npos && text.compare(start, 3, ":::") != 0 &&
+                 !std::regex_match(text, fence_open) && !std::regex_match(text, heading);
+    if (prose) {
+      for (const OpenDiv& d : divs)
+        if (d.claim >= 0)
+          out.claims[d.claim].text += (out.claims[d.claim].text.empty() ? "" : " ") + text;
+      paragraph += (paragraph_line ? "\n" : "") + text;
+      if (!paragraph_line) paragraph_line = n;
+      continue;
     }
     flush();
-    if (!fence.empty())
-        diagnostics.error(file, fence_line, "this code block is never closed: end it with a line " + fence);
-    for (const OpenDiv& d : divs)
-        diagnostics.error(file, d.line, "this ::: div is never closed: end it with a line ':::'");
-
-    // Not yet measured: fine while the book is being written, an error for a strict build.
-    const auto& unmeasured = inline_context.unmeasured_lines;
-    if (!record && !fm.kernels.empty()) inline_context.unmeasured_lines.push_back(fm.kernels.front().line);
-    for (const ClaimResult& c : out.claims)
-        if (c.status == ClaimResult::Status::unmeasured) inline_context.unmeasured_lines.push_back(c.line);
-    // An unreadable record is an error already: the values it would have given are not counted again.
-    const bool counted = !unmeasured.empty() && book.store->unreadable.empty();
-    if (counted && book.strict)
-        for (int line : unmeasured) diagnostics.error(file, line, "not yet measured (--strict): run make measure on a GPU");
-    else if (counted)
-        diagnostics.warning(file, unmeasured.front(), std::to_string(unmeasured.size()) +
-                                                          " value(s), claim(s) or figure(s) are not yet measured; they render as 'not yet measured'");
-    for (const ClaimResult& c : out.claims)
-        if (c.status == ClaimResult::Status::broken) {
-            std::string what = "claim is broken on this GPU: " + c.expr + "; revisit the sentence";
-            if (book.strict) diagnostics.error(file, c.line, what + " (--strict)");
-            else diagnostics.warning(file, c.line, what);
-        }
-    if (out.stale) {
-        std::string what = "the numbers of chapter " + fm.id + " are stale: " +
-                           (record->sources_sha256.empty() ? record->file + " has no \"sources_sha256\", so nothing ties them to its code"
-                                                           : "its code changed after " + record->file + " was measured") +
-                           "; run make measure CHAPTER=" + fm.id;
-        if (book.strict) diagnostics.error(file, 1, what + " (--strict)");
-        else diagnostics.warning(file, 1, what);
+    if (std::regex_match(text, m, fence_open)) {
+      fence = m[1];
+      fence_line = n;
+      lines.push_back(text);
+    } else if (std::regex_match(text, box_directive)) {
+      if (box_done)
+        diagnostics.error(file, n, "a second ::: box ::: (a chapter has one box)");
+      else
+        emit_box();
+    } else if (std::regex_match(text, symbols_directive)) {
+      auto table =
+          render_symbols_table(*book.symbols, book.symbol_users, scope, file, n, diagnostics);
+      lines.insert(lines.end(), table.begin(), table.end());
+    } else if (opens_claim(text)) {
+      out.claims.push_back(check_claim(text, fm.id, file, n, scope, diagnostics));
+      divs.push_back({n, static_cast<int>(out.claims.size()) - 1});
+      lines.push_back(claim_opening(out.claims.back()));
+    } else if (std::regex_match(text, div_close)) {
+      if (divs.empty()) {
+        diagnostics.error(file, n,
+                          "this ::: closes a div that was never opened: remove it, or open one "
+                          "with ::: {.class}");
+        continue;
+      }
+      if (divs.back().claim >= 0) {
+        std::string gpu = record                ? record->gpu
+                          : book.store->machine ? book.store->machine->gpu
+                                                : "";
+        lines.push_back("");
+        lines.push_back(claim_verdict(out.claims[divs.back().claim], gpu));
+      }
+      divs.pop_back();
+      lines.push_back(text);
+    } else if (std::regex_match(text, div_open)) {
+      divs.push_back({n});
+      lines.push_back(text);
+    } else if (std::regex_match(text, heading)) {
+      paragraph = text;
+      paragraph_line = n;
+      flush();
+      if (wants_box && !has_directive && !box_done) {
+        lines.push_back("");
+        emit_box();
+      }
+    } else {
+      lines.push_back(text);  // a blank line
     }
-    for (const auto& l : lines) out.markdown += l + "\n";
-    return out;
+  }
+  flush();
+  if (!fence.empty())
+    diagnostics.error(file, fence_line,
+                      "this code block is never closed: end it with a line " + fence);
+  for (const OpenDiv& d : divs)
+    diagnostics.error(file, d.line, "this ::: div is never closed: end it with a line ':::'");
+
+  // Not yet measured: fine while the book is being written, an error for a strict build.
+  const auto& unmeasured = inline_context.unmeasured_lines;
+  if (!record && !fm.kernels.empty())
+    inline_context.unmeasured_lines.push_back(fm.kernels.front().line);
+  for (const ClaimResult& c : out.claims)
+    if (c.status == ClaimResult::Status::unmeasured)
+      inline_context.unmeasured_lines.push_back(c.line);
+  // An unreadable record is an error already: the values it would have given are not counted again.
+  const bool counted = !unmeasured.empty() && book.store->unreadable.empty();
+  if (counted && book.strict)
+    for (int line : unmeasured)
+      diagnostics.error(file, line, "not yet measured (--strict): run make measure on a GPU");
+  else if (counted)
+    diagnostics.warning(file, unmeasured.front(),
+                        std::to_string(unmeasured.size()) +
+                            " value(s), claim(s) or figure(s) are not yet measured; they render as "
+                            "'not yet measured'");
+  for (const ClaimResult& c : out.claims)
+    if (c.status == ClaimResult::Status::broken) {
+      std::string what = "claim is broken on this GPU: " + c.expr + "; revisit the sentence";
+      if (book.strict)
+        diagnostics.error(file, c.line, what + " (--strict)");
+      else
+        diagnostics.warning(file, c.line, what);
+    }
+  if (out.stale) {
+    std::string what =
+        "the numbers of chapter " + fm.id + " are stale: " +
+        (record->sources_sha256.empty()
+             ? record->file + " has no \"sources_sha256\", so nothing ties them to its code"
+             : "its code changed after " + record->file + " was measured") +
+        "; run make measure CHAPTER=" + fm.id;
+    if (book.strict)
+      diagnostics.error(file, 1, what + " (--strict)");
+    else
+      diagnostics.warning(file, 1, what);
+  }
+  for (const auto& l : lines) out.markdown += l + "\n";
+  return out;
 }
 
 }  // namespace weave

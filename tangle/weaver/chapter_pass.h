@@ -18,34 +18,35 @@
 namespace weave {
 
 struct Chapter {
-    std::string path;      // chapters/3.1-reduction.md, as listed in book/chapters.txt
-    std::string basename;  // 3.1-reduction
-    std::vector<std::string> lines;
-    FrontMatter fm;
+  std::string path;      // chapters/3.1-reduction.md, as listed in book/chapters.txt
+  std::string basename;  // 3.1-reduction
+  std::vector<std::string> lines;
+  FrontMatter fm;
 };
 
 struct BookContext {
-    std::filesystem::path root;  // the repository: chapters, src/ and its manifest
-    const MeasurementStore* store = nullptr;
-    const SymbolTable* symbols = nullptr;
-    const Manifest* manifest = nullptr;
-    std::map<std::string, std::string> chapter_of_src;                // src folder -> chapter id
-    std::map<std::string, const Chapter*> chapters_by_id;
-    SymbolUsers symbol_users;  // symbol -> the chapters that declare it
-    bool strict = false;
-    bool measured_now = false;
+  std::filesystem::path root;  // the repository: chapters, src/ and its manifest
+  const MeasurementStore* store = nullptr;
+  const SymbolTable* symbols = nullptr;
+  const Manifest* manifest = nullptr;
+  std::map<std::string, std::string> chapter_of_src;  // src folder -> chapter id
+  std::map<std::string, const Chapter*> chapters_by_id;
+  SymbolUsers symbol_users;  // symbol -> the chapters that declare it
+  bool strict = false;
+  bool measured_now = false;
 };
 
 struct ChapterOutput {
-    std::string markdown;
-    std::vector<ClaimResult> claims;
-    std::vector<KernelResult> kernels;
-    std::set<std::string> figures;  // roofline IDs it shows ("3.1", "book")
-    bool stale = false;
-    bool measured = false;          // it has a record
+  std::string markdown;
+  std::vector<ClaimResult> claims;
+  std::vector<KernelResult> kernels;
+  std::set<std::string> figures;  // roofline IDs it shows ("3.1", "book")
+  bool stale = false;
+  bool measured = false;  // it has a record
 };
 
-ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book, Diagnostics& diagnostics);
+ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
+                            Diagnostics& diagnostics);
 
 // Is the chapter's record older than its code? Compares the record's sources_sha256 with the hash
 // of the files the manifest lists for it (or, without a manifest, the files the record lists).

@@ -9,74 +9,85 @@ namespace weave {
 namespace {
 
 std::string shown(const Value& v) {
-    std::string error;
-    return format_value(v.number, v.unit, "", 3, error).value_or("?");
+  std::string error;
+  return format_value(v.number, v.unit, "", 3, error).value_or("?");
 }
 
 }  // namespace
 
 const char* status_name(ClaimResult::Status status) {
-    switch (status) {
-        case ClaimResult::Status::holds: return "holds";
-        case ClaimResult::Status::broken: return "broken";
-        case ClaimResult::Status::unmeasured: return "not yet measured";
-        case ClaimResult::Status::invalid: return "invalid";
-    }
-    return "";
+  switch (status) {
+    case ClaimResult::Status::holds:
+      return "holds";
+    case ClaimResult::Status::broken:
+      return "broken";
+    case ClaimResult::Status::unmeasured:
+      return "not yet measured";
+    case ClaimResult::Status::invalid:
+      return "invalid";
+  }
+  return "";
 }
 
 bool opens_claim(const std::string& line) {
-    static const std::regex claim(R"(^\s*:::+\s*\{[^}]*\.claim(\s|\}).*)");
-    return std::regex_match(line, claim);
+  static const std::regex claim(R"(^\s*:::+\s*\{[^}]*\.claim(\s|\}).*)");
+  return std::regex_match(line, claim);
 }
 
-ClaimResult check_claim(const std::string& opening, const std::string& chapter_id, const std::string& file, int line,
-                        const Scope& scope, Diagnostics& diagnostics) {
-    ClaimResult c;
-    c.chapter_id = chapter_id;
-    c.file = file;
-    c.line = line;
-    static const std::regex expr_attribute(R"re(expr="([^"]*)")re");
-    std::smatch m;
-    if (!std::regex_search(opening, m, expr_attribute)) {
-        diagnostics.error(file, line, "a claim needs its relation: ::: {.claim expr=\"a : time < 0.6 * b : time\"}");
-        return c;
-    }
-    c.expr = m[1];
-    std::string error;
-    auto expr = parse_expression(c.expr, true, error);
-    if (!expr) {
-        diagnostics.error(file, line, "claim: " + error);
-        return c;
-    }
-    c.expr = to_text(**expr);
-    c.evaluation = scope.evaluate(**expr);
-    const Value& result = c.evaluation.result;
-    if (result.state == Value::State::error) diagnostics.error(file, line, "claim '" + c.expr + "': " + result.message);
-    else if (result.state == Value::State::unmeasured) c.status = ClaimResult::Status::unmeasured;
-    else c.status = result.number != 0 ? ClaimResult::Status::holds : ClaimResult::Status::broken;
+ClaimResult check_claim(const std::string& opening, const std::string& chapter_id,
+                        const std::string& file, int line, const Scope& scope,
+                        Diagnostics& diagnostics) {
+  ClaimResult c;
+  c.chapter_id = chapter_id;
+  c.file = file;
+  c.line = line;
+  static const std::regex expr_attribute(R"re(expr="([^"]*)")re");
+  std::smatch m;
+  if (!std::regex_search(opening, m, expr_attribute)) {
+    diagnostics.error(
+        file, line, "a claim needs its relation: ::: {.claim expr=\"a : time < 0.6 * b : time\"}");
     return c;
+  }
+  c.expr = m[1];
+  std::string error;
+  auto expr = parse_expression(c.expr, true, error);
+  if (!expr) {
+    diagnostics.error(file, line, "claim: " + error);
+    return c;
+  }
+  c.expr = to_text(**expr);
+  c.evaluation = scope.evaluate(**expr);
+  const Value& result = c.evaluation.result;
+  if (result.state == Value::State::error)
+    diagnostics.error(file, line, "claim '" + c.expr + "': " + result.message);
+  else if (result.state == Value::State::unmeasured)
+    c.status = ClaimResult::Status::unmeasured;
+  else
+    c.status = result.number != 0 ? ClaimResult::Status::holds : ClaimResult::Status::broken;
+  return c;
 }
 
 std::string claim_opening(const ClaimResult& c) {
-    const char* verdict = c.status == ClaimResult::Status::holds    ? ".claim-holds"
-                          : c.status == ClaimResult::Status::broken ? ".claim-broken"
-                                                                    : ".claim-unmeasured";
-    return "::: {.claim " + std::string(verdict) + " data-expr=\"" + attribute_text(c.expr) + "\"}";
+  const char* verdict = c.status == ClaimResult::Status::holds    ? ".claim-holds"
+                        : c.status == ClaimResult::Status::broken ? ".claim-broken"
+                                                                  : ".claim-unmeasured";
+  return "::: {.claim " + std::string(verdict) + " data-expr=\"" + attribute_text(c.expr) + "\"}";
 }
 
 std::string claim_verdict(const ClaimResult& c, const std::string& gpu) {
-    if (c.status == ClaimResult::Status::unmeasured)
-        return "[Not yet checked: " + c.evaluation.result.message + ".]{.claim-verdict}";
-    std::string parts;
-    for (const Comparison& k : c.evaluation.comparisons) {
-        std::string relation = k.holds ? k.op : "not " + k.op;
-        parts += std::string(parts.empty() ? "" : "; ") + "`" + k.left_text + "` = " + shown(k.left) + " " + relation +
-                 " `" + k.right_text + "` = " + shown(k.right);
-    }
-    std::string on = gpu.empty() ? "this GPU" : gpu;
-    if (c.status == ClaimResult::Status::holds) return "[Holds on " + on + ": " + parts + ".]{.claim-verdict}";
-    return "[**Broken on " + on + ":** " + parts + ". This sentence needs revisiting.]{.claim-verdict}";
+  if (c.status == ClaimResult::Status::unmeasured)
+    return "[Not yet checked: " + c.evaluation.result.message + ".]{.claim-verdict}";
+  std::string parts;
+  for (const Comparison& k : c.evaluation.comparisons) {
+    std::string relation = k.holds ? k.op : "not " + k.op;
+    parts += std::string(parts.empty() ? "" : "; ") + "`" + k.left_text + "` = " + shown(k.left) +
+             " " + relation + " `" + k.right_text + "` = " + shown(k.right);
+  }
+  std::string on = gpu.empty() ? "this GPU" : gpu;
+  if (c.status == ClaimResult::Status::holds)
+    return "[Holds on " + on + ": " + parts + ".]{.claim-verdict}";
+  return "[**Broken on " + on + ":** " + parts +
+         ". This sentence needs revisiting.]{.claim-verdict}";
 }
 
 }  // namespace weave

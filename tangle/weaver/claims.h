@@ -13,13 +13,13 @@
 namespace weave {
 
 struct ClaimResult {
-    enum class Status { holds, broken, unmeasured, invalid };
-    std::string chapter_id, file;
-    int line = 0;
-    std::string expr;  // normalised
-    Status status = Status::invalid;
-    Evaluation evaluation;
-    std::string text;  // the claim's prose, for the report
+  enum class Status { holds, broken, unmeasured, invalid };
+  std::string chapter_id, file;
+  int line = 0;
+  std::string expr;  // normalised
+  Status status = Status::invalid;
+  Evaluation evaluation;
+  std::string text;  // the claim's prose, for the report
 };
 
 const char* status_name(ClaimResult::Status status);  // "holds", "broken", ...
@@ -29,8 +29,9 @@ bool opens_claim(const std::string& line);
 
 // Reads expr="..." from the opening line, parses and evaluates it. Errors (no expr, a parse
 // error, a missing key) are reported at the line and give Status::invalid.
-ClaimResult check_claim(const std::string& opening, const std::string& chapter_id, const std::string& file,
-                        int line, const Scope& scope, Diagnostics& diagnostics);
+ClaimResult check_claim(const std::string& opening, const std::string& chapter_id,
+                        const std::string& file, int line, const Scope& scope,
+                        Diagnostics& diagnostics);
 
 // The div's opening line with its verdict class, and the verdict shown at the end of the div.
 std::string claim_opening(const ClaimResult& claim);

@@ -3,30 +3,31 @@
 namespace weave {
 namespace {
 
-// A diagnostic is one line: a span quoted from a chapter may wrap, so its line breaks become spaces.
+// A diagnostic is one line: a span quoted from a chapter may wrap, so its line breaks become
+// spaces.
 std::string one_line(std::string message) {
-    for (char& c : message)
-        if (c == '\n' || c == '\r') c = ' ';
-    return message;
+  for (char& c : message)
+    if (c == '\n' || c == '\r') c = ' ';
+  return message;
 }
 
 }  // namespace
 
 void Diagnostics::error(std::string file, int line, std::string message) {
-    errors_.push_back({std::move(file), line, one_line(std::move(message))});
+  errors_.push_back({std::move(file), line, one_line(std::move(message))});
 }
 
 void Diagnostics::warning(std::string file, int line, std::string message) {
-    warnings_.push_back({std::move(file), line, one_line(std::move(message))});
+  warnings_.push_back({std::move(file), line, one_line(std::move(message))});
 }
 
 std::string where(const Diagnostic& d) {
-    return d.line > 0 ? d.file + ":" + std::to_string(d.line) : d.file;
+  return d.line > 0 ? d.file + ":" + std::to_string(d.line) : d.file;
 }
 
 void Diagnostics::print(std::ostream& out) const {
-    for (const auto& d : errors_) out << where(d) << ": error: " << d.message << "\n";
-    for (const auto& d : warnings_) out << where(d) << ": warning: " << d.message << "\n";
+  for (const auto& d : errors_) out << where(d) << ": error: " << d.message << "\n";
+  for (const auto& d : warnings_) out << where(d) << ": warning: " << d.message << "\n";
 }
 
 }  // namespace weave

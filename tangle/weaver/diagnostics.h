@@ -8,24 +8,24 @@
 namespace weave {
 
 struct Diagnostic {
-    std::string file;     // chapters/3.1-reduction.md, book/measurements/h200/3.1.json, ...
-    int line = 0;         // 0: the whole file
-    std::string message;  // what is wrong and what to do
+  std::string file;     // chapters/3.1-reduction.md, book/measurements/h200/3.1.json, ...
+  int line = 0;         // 0: the whole file
+  std::string message;  // what is wrong and what to do
 };
 
 class Diagnostics {
-public:
-    void error(std::string file, int line, std::string message);
-    void warning(std::string file, int line, std::string message);
-    bool has_errors() const { return !errors_.empty(); }
-    const std::vector<Diagnostic>& errors() const { return errors_; }
-    const std::vector<Diagnostic>& warnings() const { return warnings_; }
-    // Prints "file:line: message", errors first, in the order they were found.
-    void print(std::ostream& out) const;
+ public:
+  void error(std::string file, int line, std::string message);
+  void warning(std::string file, int line, std::string message);
+  bool has_errors() const { return !errors_.empty(); }
+  const std::vector<Diagnostic>& errors() const { return errors_; }
+  const std::vector<Diagnostic>& warnings() const { return warnings_; }
+  // Prints "file:line: message", errors first, in the order they were found.
+  void print(std::ostream& out) const;
 
-private:
-    std::vector<Diagnostic> errors_;
-    std::vector<Diagnostic> warnings_;
+ private:
+  std::vector<Diagnostic> errors_;
+  std::vector<Diagnostic> warnings_;
 };
 
 std::string where(const Diagnostic& d);  // "file:line" or "file"

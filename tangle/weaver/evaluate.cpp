@@ -10,165 +10,194 @@ namespace {
 Value error_value(std::string message) { return {Value::State::error, 0, {}, std::move(message)}; }
 
 Value statistic_of(const Quantity& q, const std::string& statistic) {
-    if (statistic == "min") return {Value::State::known, q.min, q.unit, ""};
-    if (statistic == "max") return {Value::State::known, q.max, q.unit, ""};
-    if (statistic == "spread") return {Value::State::known, q.min != 0 ? q.max / q.min - 1 : 0, units::none, ""};
-    return {Value::State::known, q.median, q.unit, ""};
+  if (statistic == "min") return {Value::State::known, q.min, q.unit, ""};
+  if (statistic == "max") return {Value::State::known, q.max, q.unit, ""};
+  if (statistic == "spread")
+    return {Value::State::known, q.min != 0 ? q.max / q.min - 1 : 0, units::none, ""};
+  return {Value::State::known, q.median, q.unit, ""};
 }
 
 std::string list_names(const std::map<std::string, Quantity>& m) {
-    std::string names;
-    for (const auto& [name, q] : m) names += (names.empty() ? "" : ", ") + name;
-    return names;
+  std::string names;
+  for (const auto& [name, q] : m) names += (names.empty() ? "" : ", ") + name;
+  return names;
 }
 
 }  // namespace
 
 std::string describe(const Quantity& q, const std::string& statistic) {
-    if (q.n == 1) return "one sample";  // a hardware counter: one profiled iteration, no spread
-    std::string text = statistic == "spread" ? "max/min - 1" : statistic;
-    if (q.n > 0) text += (statistic == "spread" ? " over " : " of ") + std::to_string(q.n) + (statistic == "spread" ? " runs" : "");
-    if (q.has_range && q.min > 0 && statistic == "median")
-        text += ", spread " + significant((q.max / q.min - 1) * 100, 2) + "%";
-    return text;
+  if (q.n == 1) return "one sample";  // a hardware counter: one profiled iteration, no spread
+  std::string text = statistic == "spread" ? "max/min - 1" : statistic;
+  if (q.n > 0)
+    text += (statistic == "spread" ? " over " : " of ") + std::to_string(q.n) +
+            (statistic == "spread" ? " runs" : "");
+  if (q.has_range && q.min > 0 && statistic == "median")
+    text += ", spread " + significant((q.max / q.min - 1) * 100, 2) + "%";
+  return text;
 }
 
 TermValue Scope::machine_term(const Term& term) const {
-    TermValue out{term.text(), {}, ""};
-    if (!store_.machine) {
-        out.value = {Value::State::unmeasured, 0, {}, "machine.json is not recorded yet"};
-        return out;
-    }
-    const Machine& m = *store_.machine;
-    if (auto it = m.ceilings.find(term.quantity); it != m.ceilings.end()) {
-        out.value = statistic_of(it->second, term.statistic);
-        out.detail = describe(it->second, term.statistic);
-        return out;
-    }
-    auto property = m.context.find(term.quantity);
-    if (property != m.context.end() && property->is_number()) {
-        if (term.statistic != "median") {
-            out.value = error_value("'" + term.text() + "': a machine property has one value, no ." + term.statistic);
-            return out;
-        }
-        ParsedUnit unit = unit_of_property(term.quantity);
-        out.value = {Value::State::known, property->get<double>() * unit.scale, unit.unit, ""};  // no statistic
-        out.detail = "device property";
-        return out;
-    }
-    if (m.stale) {  // measured before the harness's code changed: the next make measure records it
-        out.value = {Value::State::unmeasured, 0, {},
-                     m.file + " predates the harness's current code and has no ceiling '" + term.quantity +
-                         "': make measure CHAPTER=A records it"};
-        return out;
-    }
-    std::string properties;
-    for (const auto& [name, value] : m.context.items())
-        if (value.is_number()) properties += (properties.empty() ? "" : ", ") + name;
-    out.value = error_value(m.file + " has no ceiling or property '" + term.quantity + "' (ceilings: " +
-                            list_names(m.ceilings) + "; properties: " + properties + ")");
+  TermValue out{term.text(), {}, ""};
+  if (!store_.machine) {
+    out.value = {Value::State::unmeasured, 0, {}, "machine.json is not recorded yet"};
     return out;
+  }
+  const Machine& m = *store_.machine;
+  if (auto it = m.ceilings.find(term.quantity); it != m.ceilings.end()) {
+    out.value = statistic_of(it->second, term.statistic);
+    out.detail = describe(it->second, term.statistic);
+    return out;
+  }
+  auto property = m.context.find(term.quantity);
+  if (property != m.context.end() && property->is_number()) {
+    if (term.statistic != "median") {
+      out.value = error_value("'" + term.text() + "': a machine property has one value, no ." +
+                              term.statistic);
+      return out;
+    }
+    ParsedUnit unit = unit_of_property(term.quantity);
+    out.value = {Value::State::known, property->get<double>() * unit.scale, unit.unit,
+                 ""};  // no statistic
+    out.detail = "device property";
+    return out;
+  }
+  if (m.stale) {  // measured before the harness's code changed: the next make measure records it
+    out.value = {Value::State::unmeasured,
+                 0,
+                 {},
+                 m.file + " predates the harness's current code and has no ceiling '" +
+                     term.quantity + "': make measure CHAPTER=A records it"};
+    return out;
+  }
+  std::string properties;
+  for (const auto& [name, value] : m.context.items())
+    if (value.is_number()) properties += (properties.empty() ? "" : ", ") + name;
+  out.value =
+      error_value(m.file + " has no ceiling or property '" + term.quantity +
+                  "' (ceilings: " + list_names(m.ceilings) + "; properties: " + properties + ")");
+  return out;
 }
 
 TermValue Scope::lookup(const Term& term) const {
-    if (term.key == "machine") return machine_term(term);
-    TermValue out{term.text(), {}, ""};
-    const Record* own = store_.record(chapter_id_);
-    const Record* holder = nullptr;
-    if (own && own->results.count(term.key)) holder = own;
-    for (const auto& [id, record] : store_.records)
-        if (!holder && record.results.count(term.key)) holder = &record;
-    if (holder) {
-        const auto& quantities = holder->results.at(term.key);
-        auto q = quantities.find(term.quantity);
-        if (q == quantities.end()) {
-            // Hardware counters (dram_bytes, stall_*, ...) exist only for the results make measure profiled.
-            std::string hint = quantities.count("profiled_kernels")
-                                   ? ""
-                                   : "; no hardware counters were recorded for it: list it in the chapter's "
-                                     "profile: front matter and measure with ncu";
-            out.value = error_value(holder->file + ": the result '" + term.key + "' has no quantity '" + term.quantity +
-                                    "' (it has: " + list_names(quantities) + ")" + hint);
-            return out;
-        }
-        out.value = statistic_of(q->second, term.statistic);
-        out.detail = describe(q->second, term.statistic);
-        return out;
+  if (term.key == "machine") return machine_term(term);
+  TermValue out{term.text(), {}, ""};
+  const Record* own = store_.record(chapter_id_);
+  const Record* holder = nullptr;
+  if (own && own->results.count(term.key)) holder = own;
+  for (const auto& [id, record] : store_.records)
+    if (!holder && record.results.count(term.key)) holder = &record;
+  if (holder) {
+    const auto& quantities = holder->results.at(term.key);
+    auto q = quantities.find(term.quantity);
+    if (q == quantities.end()) {
+      // Hardware counters (dram_bytes, stall_*, ...) exist only for the results make measure
+      // profiled.
+      std::string hint =
+          quantities.count("profiled_kernels")
+              ? ""
+              : "; no hardware counters were recorded for it: list it in the chapter's "
+                "profile: front matter and measure with ncu";
+      out.value = error_value(holder->file + ": the result '" + term.key + "' has no quantity '" +
+                              term.quantity + "' (it has: " + list_names(quantities) + ")" + hint);
+      return out;
     }
-    // Not recorded anywhere: not yet measured if the chapter that would hold it has no record.
-    std::string src = term.key.substr(0, term.key.find('/'));
-    auto owner = chapter_of_src_.find(src);
-    std::string owner_id = owner != chapter_of_src_.end() ? owner->second : chapter_id_;
-    if (!store_.record(owner_id)) {
-        out.value = {Value::State::unmeasured, 0, {}, "chapter " + owner_id + " has no measurement record yet"};
-        return out;
-    }
-    if (store_.record(owner_id)->stale) {  // its code changed since: the next make measure records it
-        out.value = {Value::State::unmeasured, 0, {},
-                     store_.record(owner_id)->file + " predates chapter " + owner_id + "'s current code and has no result '" +
-                         term.key + "'"};
-        return out;
-    }
-    std::string near;
-    std::string name = term.key.substr(0, term.key.find('@'));
-    for (const auto& [key, q] : store_.record(owner_id)->results)
-        if (key.substr(0, key.find('@')) == name) near += (near.empty() ? "" : ", ") + key;
-    out.value = error_value("no result '" + term.key + "' in " + store_.record(owner_id)->file +
-                            (near.empty() ? ": check the benchmark's name and arguments"
-                                          : " (recorded under that name: " + near + ")"));
+    out.value = statistic_of(q->second, term.statistic);
+    out.detail = describe(q->second, term.statistic);
     return out;
+  }
+  // Not recorded anywhere: not yet measured if the chapter that would hold it has no record.
+  std::string src = term.key.substr(0, term.key.find('/'));
+  auto owner = chapter_of_src_.find(src);
+  std::string owner_id = owner != chapter_of_src_.end() ? owner->second : chapter_id_;
+  if (!store_.record(owner_id)) {
+    out.value = {
+        Value::State::unmeasured, 0, {}, "chapter " + owner_id + " has no measurement record yet"};
+    return out;
+  }
+  if (store_.record(owner_id)->stale) {  // its code changed since: the next make measure records it
+    out.value = {Value::State::unmeasured,
+                 0,
+                 {},
+                 store_.record(owner_id)->file + " predates chapter " + owner_id +
+                     "'s current code and has no result '" + term.key + "'"};
+    return out;
+  }
+  std::string near;
+  std::string name = term.key.substr(0, term.key.find('@'));
+  for (const auto& [key, q] : store_.record(owner_id)->results)
+    if (key.substr(0, key.find('@')) == name) near += (near.empty() ? "" : ", ") + key;
+  out.value = error_value("no result '" + term.key + "' in " + store_.record(owner_id)->file +
+                          (near.empty() ? ": check the benchmark's name and arguments"
+                                        : " (recorded under that name: " + near + ")"));
+  return out;
 }
 
 Value Scope::eval(const Expr& e, Evaluation& out) const {
-    if (e.op == Expr::Op::number) return {Value::State::known, e.number, units::none, ""};
-    if (e.op == Expr::Op::term) {
-        TermValue t = lookup(e.term);
-        out.terms.push_back(t);
-        return t.value;
-    }
-    Value a = eval(*e.left, out);
-    Value b = e.right ? eval(*e.right, out) : Value{};
-    for (const Value* v : {&a, &b})
-        if (v->state == Value::State::error) return *v;
-    for (const Value* v : {&a, &b})
-        if (v->state == Value::State::unmeasured) return *v;
-    // Units are checked only where both sides know theirs and neither is a plain number.
-    Unit sum_unit = a.unit.plain() ? b.unit : a.unit;
-    if (!a.unit.known || !b.unit.known) sum_unit = units::unknown;
-    auto same_unit = [&](const char* what) -> std::optional<Value> {
-        if (a.unit == b.unit || !a.unit.known || !b.unit.known || a.unit.plain() || b.unit.plain()) return std::nullopt;
-        return error_value(std::string("cannot ") + what + " " + (a.unit.dimensionless() ? "a plain number" : to_string(a.unit)) +
-                           " and " + (b.unit.dimensionless() ? "a plain number" : to_string(b.unit)) + " in '" + to_text(e) + "'");
-    };
-    auto compare = [&](const char* op, bool holds) -> Value {
-        if (auto bad = same_unit("compare")) return *bad;
-        out.comparisons.push_back({to_text(*e.left), op, to_text(*e.right), a, b, holds});
-        return {Value::State::known, holds ? 1.0 : 0.0, units::none, ""};
-    };
-    switch (e.op) {
-        case Expr::Op::neg: return {Value::State::known, -a.number, a.unit * units::none, ""};
-        case Expr::Op::add: if (auto bad = same_unit("add")) return *bad; return {Value::State::known, a.number + b.number, sum_unit, ""};
-        case Expr::Op::sub: if (auto bad = same_unit("subtract")) return *bad; return {Value::State::known, a.number - b.number, sum_unit, ""};
-        case Expr::Op::mul: return {Value::State::known, a.number * b.number, a.unit * b.unit, ""};
-        case Expr::Op::div:
-            if (b.number == 0) return error_value("division by zero in '" + to_text(e) + "'");
-            return {Value::State::known, a.number / b.number, a.unit / b.unit, ""};
-        case Expr::Op::pow:
-            if (!a.unit.dimensionless() || !b.unit.dimensionless()) return error_value("only plain numbers can be raised to a power");
-            return {Value::State::known, std::pow(a.number, b.number), a.unit * b.unit, ""};
-        case Expr::Op::lt: return compare("<", a.number < b.number);
-        case Expr::Op::le: return compare("<=", a.number <= b.number);
-        case Expr::Op::gt: return compare(">", a.number > b.number);
-        case Expr::Op::ge: return compare(">=", a.number >= b.number);
-        case Expr::Op::both: return {Value::State::known, (a.number != 0 && b.number != 0) ? 1.0 : 0.0, units::none, ""};
-        default: return error_value("internal: unexpected expression");
-    }
+  if (e.op == Expr::Op::number) return {Value::State::known, e.number, units::none, ""};
+  if (e.op == Expr::Op::term) {
+    TermValue t = lookup(e.term);
+    out.terms.push_back(t);
+    return t.value;
+  }
+  Value a = eval(*e.left, out);
+  Value b = e.right ? eval(*e.right, out) : Value{};
+  for (const Value* v : {&a, &b})
+    if (v->state == Value::State::error) return *v;
+  for (const Value* v : {&a, &b})
+    if (v->state == Value::State::unmeasured) return *v;
+  // Units are checked only where both sides know theirs and neither is a plain number.
+  Unit sum_unit = a.unit.plain() ? b.unit : a.unit;
+  if (!a.unit.known || !b.unit.known) sum_unit = units::unknown;
+  auto same_unit = [&](const char* what) -> std::optional<Value> {
+    if (a.unit == b.unit || !a.unit.known || !b.unit.known || a.unit.plain() || b.unit.plain())
+      return std::nullopt;
+    return error_value(std::string("cannot ") + what + " " +
+                       (a.unit.dimensionless() ? "a plain number" : to_string(a.unit)) + " and " +
+                       (b.unit.dimensionless() ? "a plain number" : to_string(b.unit)) + " in '" +
+                       to_text(e) + "'");
+  };
+  auto compare = [&](const char* op, bool holds) -> Value {
+    if (auto bad = same_unit("compare")) return *bad;
+    out.comparisons.push_back({to_text(*e.left), op, to_text(*e.right), a, b, holds});
+    return {Value::State::known, holds ? 1.0 : 0.0, units::none, ""};
+  };
+  switch (e.op) {
+    case Expr::Op::neg:
+      return {Value::State::known, -a.number, a.unit * units::none, ""};
+    case Expr::Op::add:
+      if (auto bad = same_unit("add")) return *bad;
+      return {Value::State::known, a.number + b.number, sum_unit, ""};
+    case Expr::Op::sub:
+      if (auto bad = same_unit("subtract")) return *bad;
+      return {Value::State::known, a.number - b.number, sum_unit, ""};
+    case Expr::Op::mul:
+      return {Value::State::known, a.number * b.number, a.unit * b.unit, ""};
+    case Expr::Op::div:
+      if (b.number == 0) return error_value("division by zero in '" + to_text(e) + "'");
+      return {Value::State::known, a.number / b.number, a.unit / b.unit, ""};
+    case Expr::Op::pow:
+      if (!a.unit.dimensionless() || !b.unit.dimensionless())
+        return error_value("only plain numbers can be raised to a power");
+      return {Value::State::known, std::pow(a.number, b.number), a.unit * b.unit, ""};
+    case Expr::Op::lt:
+      return compare("<", a.number < b.number);
+    case Expr::Op::le:
+      return compare("<=", a.number <= b.number);
+    case Expr::Op::gt:
+      return compare(">", a.number > b.number);
+    case Expr::Op::ge:
+      return compare(">=", a.number >= b.number);
+    case Expr::Op::both:
+      return {Value::State::known, (a.number != 0 && b.number != 0) ? 1.0 : 0.0, units::none, ""};
+    default:
+      return error_value("internal: unexpected expression");
+  }
 }
 
 Evaluation Scope::evaluate(const Expr& expr) const {
-    Evaluation out;
-    out.result = eval(expr, out);
-    return out;
+  Evaluation out;
+  out.result = eval(expr, out);
+  return out;
 }
 
 }  // namespace weave

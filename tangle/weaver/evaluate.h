@@ -10,48 +10,48 @@
 namespace weave {
 
 struct Value {
-    enum class State { known, unmeasured, error };
-    State state = State::known;
-    double number = 0;
-    Unit unit;
-    std::string message;  // for unmeasured: what is not recorded yet; for error: what to do
+  enum class State { known, unmeasured, error };
+  State state = State::known;
+  double number = 0;
+  Unit unit;
+  std::string message;  // for unmeasured: what is not recorded yet; for error: what to do
 };
 
 // One term as it was looked up, for titles and the claims report.
 struct TermValue {
-    std::string text;    // reduce/v1@268435456 : time
-    Value value;
-    std::string detail;  // "median of 10, spread 2.1%"
+  std::string text;  // reduce/v1@268435456 : time
+  Value value;
+  std::string detail;  // "median of 10, spread 2.1%"
 };
 
 // One comparison of a claim with both sides' values, so a broken claim can show them.
 struct Comparison {
-    std::string left_text, op, right_text;
-    Value left, right;
-    bool holds = false;
+  std::string left_text, op, right_text;
+  Value left, right;
+  bool holds = false;
 };
 
 struct Evaluation {
-    Value result;  // for a claim: 1 (holds) or 0 (broken)
-    std::vector<TermValue> terms;
-    std::vector<Comparison> comparisons;
+  Value result;  // for a claim: 1 (holds) or 0 (broken)
+  std::vector<TermValue> terms;
+  std::vector<Comparison> comparisons;
 };
 
 class Scope {
-public:
-    Scope(const MeasurementStore& store, std::string chapter_id,
-          const std::map<std::string, std::string>& chapter_of_src)
-        : store_(store), chapter_id_(std::move(chapter_id)), chapter_of_src_(chapter_of_src) {}
-    TermValue lookup(const Term& term) const;
-    Evaluation evaluate(const Expr& expr) const;
+ public:
+  Scope(const MeasurementStore& store, std::string chapter_id,
+        const std::map<std::string, std::string>& chapter_of_src)
+      : store_(store), chapter_id_(std::move(chapter_id)), chapter_of_src_(chapter_of_src) {}
+  TermValue lookup(const Term& term) const;
+  Evaluation evaluate(const Expr& expr) const;
 
-private:
-    TermValue machine_term(const Term& term) const;
-    Value eval(const Expr& e, Evaluation& out) const;
+ private:
+  TermValue machine_term(const Term& term) const;
+  Value eval(const Expr& e, Evaluation& out) const;
 
-    const MeasurementStore& store_;
-    std::string chapter_id_;
-    const std::map<std::string, std::string>& chapter_of_src_;  // src folder -> chapter id
+  const MeasurementStore& store_;
+  std::string chapter_id_;
+  const std::map<std::string, std::string>& chapter_of_src_;  // src folder -> chapter id
 };
 
 // "median of 10, spread 2.1%" for a quantity's title.

@@ -19,21 +19,21 @@
 namespace weave {
 
 struct Term {
-    std::string key;        // normalised: 2^28 written as 268435456
-    std::string quantity;   // time, bandwidth, copy_bandwidth, sm_count, ...
-    std::string statistic;  // median (the default), min, max, spread
-    std::string text() const;  // "reduce/v1@268435456 : time.min"
+  std::string key;           // normalised: 2^28 written as 268435456
+  std::string quantity;      // time, bandwidth, copy_bandwidth, sm_count, ...
+  std::string statistic;     // median (the default), min, max, spread
+  std::string text() const;  // "reduce/v1@268435456 : time.min"
 };
 
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
 
 struct Expr {
-    enum class Op { number, term, neg, add, sub, mul, div, pow, lt, le, gt, ge, both };
-    Op op = Op::number;
-    double number = 0;
-    Term term;
-    ExprPtr left, right;  // right is empty for neg
+  enum class Op { number, term, neg, add, sub, mul, div, pow, lt, le, gt, ge, both };
+  Op op = Op::number;
+  double number = 0;
+  Term term;
+  ExprPtr left, right;  // right is empty for neg
 };
 
 // Parses a value expression (no comparisons) or, with `claim`, a claim. On failure returns

@@ -12,224 +12,252 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string text_field(const nlohmann::json& j, const char* key) {
-    auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-std::optional<nlohmann::json> parse_json(const std::string& text, const std::string& shown, Diagnostics& diagnostics) {
-    try {
-        auto j = nlohmann::json::parse(text);
-        if (!j.is_object()) throw std::runtime_error("the top level is not an object");
-        if (j.value("format", 0) != 1)
-            diagnostics.error(shown, 0, "has format " + j.value("format", nlohmann::json()).dump() +
-                                            ", the weaver reads format 1 (book/CONVENTIONS.md)");
-        return j;
-    } catch (const std::exception& e) {
-        diagnostics.error(shown, 0, std::string("is not a valid measurement record: ") + e.what() +
-                                        "; it is written only by make measure: run it again (or git checkout the file)");
-        return std::nullopt;
-    }
+std::optional<nlohmann::json> parse_json(const std::string& text, const std::string& shown,
+                                         Diagnostics& diagnostics) {
+  try {
+    auto j = nlohmann::json::parse(text);
+    if (!j.is_object()) throw std::runtime_error("the top level is not an object");
+    if (j.value("format", 0) != 1)
+      diagnostics.error(shown, 0,
+                        "has format " + j.value("format", nlohmann::json()).dump() +
+                            ", the weaver reads format 1 (book/CONVENTIONS.md)");
+    return j;
+  } catch (const std::exception& e) {
+    diagnostics.error(
+        shown, 0,
+        std::string("is not a valid measurement record: ") + e.what() +
+            "; it is written only by make measure: run it again (or git checkout the file)");
+    return std::nullopt;
+  }
 }
 
 Record read_record(const nlohmann::json& j, const std::string& shown, Diagnostics& diagnostics) {
-    Record r;
-    r.file = shown;
-    r.chapter = text_field(j, "chapter");
-    r.title = text_field(j, "title");
-    r.src = text_field(j, "src");
-    r.gpu = text_field(j, "gpu");
-    r.date = text_field(j, "date");
-    r.sources_sha256 = text_field(j, "sources_sha256");
-    if (auto it = j.find("sources"); it != j.end() && it->is_array())
-        for (const auto& s : *it)
-            if (s.is_string()) r.sources.push_back(s.get<std::string>());
-    if (auto it = j.find("context"); it != j.end() && it->is_object()) r.context = *it;
-    auto results = j.find("results");
-    if (results == j.end() || !results->is_object()) {
-        diagnostics.error(shown, 0, "has no \"results\" object");
-        return r;
-    }
-    for (const auto& [key, quantities] : results->items()) {
-        std::string error;
-        auto normal = normalise_key(key, error);
-        if (!normal || !quantities.is_object()) {
-            diagnostics.error(shown, 0, "result '" + key + "': " + (normal ? "is not an object of quantities" : error));
-            continue;
-        }
-        for (const auto& [name, value] : quantities.items()) {
-            auto q = read_quantity(value, error);
-            if (!q) diagnostics.error(shown, 0, "result '" + key + "', quantity '" + name + "': " + error);
-            else r.results[*normal][name] = *q;
-        }
-    }
+  Record r;
+  r.file = shown;
+  r.chapter = text_field(j, "chapter");
+  r.title = text_field(j, "title");
+  r.src = text_field(j, "src");
+  r.gpu = text_field(j, "gpu");
+  r.date = text_field(j, "date");
+  r.sources_sha256 = text_field(j, "sources_sha256");
+  if (auto it = j.find("sources"); it != j.end() && it->is_array())
+    for (const auto& s : *it)
+      if (s.is_string()) r.sources.push_back(s.get<std::string>());
+  if (auto it = j.find("context"); it != j.end() && it->is_object()) r.context = *it;
+  auto results = j.find("results");
+  if (results == j.end() || !results->is_object()) {
+    diagnostics.error(shown, 0, "has no \"results\" object");
     return r;
+  }
+  for (const auto& [key, quantities] : results->items()) {
+    std::string error;
+    auto normal = normalise_key(key, error);
+    if (!normal || !quantities.is_object()) {
+      diagnostics.error(
+          shown, 0, "result '" + key + "': " + (normal ? "is not an object of quantities" : error));
+      continue;
+    }
+    for (const auto& [name, value] : quantities.items()) {
+      auto q = read_quantity(value, error);
+      if (!q)
+        diagnostics.error(shown, 0, "result '" + key + "', quantity '" + name + "': " + error);
+      else
+        r.results[*normal][name] = *q;
+    }
+  }
+  return r;
 }
 
 Machine read_machine(const nlohmann::json& j, const std::string& shown, Diagnostics& diagnostics) {
-    Machine m;
-    m.file = shown;
-    m.gpu = text_field(j, "gpu");
-    m.date = text_field(j, "date");
-    m.sources_sha256 = text_field(j, "sources_sha256");
-    if (auto it = j.find("context"); it != j.end() && it->is_object()) m.context = *it;
-    auto ceilings = j.find("ceilings");
-    if (ceilings == j.end() || !ceilings->is_object()) {
-        diagnostics.error(shown, 0, "has no \"ceilings\" object");
-        return m;
-    }
-    for (const auto& [name, value] : ceilings->items()) {
-        std::string error;
-        auto q = read_quantity(value, error);
-        if (!q) diagnostics.error(shown, 0, "ceiling '" + name + "': " + error);
-        else m.ceilings[name] = *q;
-    }
+  Machine m;
+  m.file = shown;
+  m.gpu = text_field(j, "gpu");
+  m.date = text_field(j, "date");
+  m.sources_sha256 = text_field(j, "sources_sha256");
+  if (auto it = j.find("context"); it != j.end() && it->is_object()) m.context = *it;
+  auto ceilings = j.find("ceilings");
+  if (ceilings == j.end() || !ceilings->is_object()) {
+    diagnostics.error(shown, 0, "has no \"ceilings\" object");
     return m;
+  }
+  for (const auto& [name, value] : ceilings->items()) {
+    std::string error;
+    auto q = read_quantity(value, error);
+    if (!q)
+      diagnostics.error(shown, 0, "ceiling '" + name + "': " + error);
+    else
+      m.ceilings[name] = *q;
+  }
+  return m;
 }
 
 // A number of samples: a whole number from 0 to a billion (10 and 10.0 both are).
 bool is_count(const nlohmann::json& n) {
-    if (!n.is_number()) return false;
-    double d = n.get<double>();
-    return d >= 0 && d <= 1e9 && d == std::floor(d);
+  if (!n.is_number()) return false;
+  double d = n.get<double>();
+  return d >= 0 && d <= 1e9 && d == std::floor(d);
 }
 
 bool holds_records(const fs::path& folder) {
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(folder, ec))
-        if (entry.path().extension() == ".json") return true;
-    return false;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(folder, ec))
+    if (entry.path().extension() == ".json") return true;
+  return false;
 }
 
 }  // namespace
 
 std::optional<Quantity> read_quantity(const nlohmann::json& value, std::string& error) {
-    // Every field is checked for its type before it is read: a record is input, and a string
-    // where a number belongs must be an error naming the key, never an exception.
-    auto fail = [&](std::string why) -> std::optional<Quantity> {
-        error = std::move(why) + "; make measure writes records: run it again for this chapter, or git checkout the file";
-        return std::nullopt;
-    };
-    Quantity q;
-    if (value.is_number())  // its unit would be a guess, and a wrong one gives unrelated unit errors later
-        return fail("is a bare number (" + value.dump() + "): a quantity names its unit, {\"median\": " + value.dump() +
-                    ", \"unit\": \"s\"} (or \"B\", \"B/s\", \"\" for a plain count, ...)");
-    if (!value.is_object() || !value.contains("median") || !value["median"].is_number()) {
-        error = "needs a numeric \"median\"" +
-                (value.is_object() && value.contains("median") ? " (it is " + value["median"].dump() + ")" : std::string()) +
-                "; make measure writes records: run it again for this chapter, or git checkout the file";
-        return std::nullopt;
-    }
-    for (const char* key : {"min", "max"})
-        if (value.contains(key) && !value[key].is_number())
-            return fail(std::string("has a \"") + key + "\" that is not a number (" + value[key].dump() + ")");
-    if (value.contains("min") != value.contains("max"))
-        return fail(std::string("has a \"") + (value.contains("min") ? "min" : "max") + "\" without a \"" +
-                    (value.contains("min") ? "max" : "min") + "\": a range is both or neither");
-    if (value.contains("n") && !is_count(value["n"]))
-        return fail("has an \"n\" that is not a count of samples (" + value["n"].dump() + ")");
-    if (value.contains("unit") && !value["unit"].is_string())
-        return fail("has a \"unit\" that is not a string (" + value["unit"].dump() + "), such as \"s\" or \"B/s\"");
-    const std::string unit_text = value.value("unit", std::string());
-    auto unit = parse_unit(unit_text);
-    if (!unit) {
-        error = "has the unit \"" + unit_text + "\", which the weaver does not know";
-        return std::nullopt;
-    }
-    const double median = value["median"].get<double>();
-    q.has_range = value.contains("min");
-    const double min = q.has_range ? value["min"].get<double>() : median;
-    const double max = q.has_range ? value["max"].get<double>() : median;
-    if (median < 0) return fail("has a negative median (" + value["median"].dump() + "), which no time, rate or count can have");
-    if (median < min || median > max)
-        return fail("has its median " + value["median"].dump() + " outside its range [" + value["min"].dump() + ", " +
-                    value["max"].dump() + "]: the record contradicts itself");
-    q.unit = unit->unit;
-    q.median = median * unit->scale;
-    q.min = min * unit->scale;
-    q.max = max * unit->scale;
-    q.n = value.contains("n") ? static_cast<int>(value["n"].get<double>()) : 0;
-    return q;
+  // Every field is checked for its type before it is read: a record is input, and a string
+  // where a number belongs must be an error naming the key, never an exception.
+  auto fail = [&](std::string why) -> std::optional<Quantity> {
+    error =
+        std::move(why) +
+        "; make measure writes records: run it again for this chapter, or git checkout the file";
+    return std::nullopt;
+  };
+  Quantity q;
+  if (value.is_number())  // its unit would be a guess, and a wrong one gives unrelated unit errors
+                          // later
+    return fail("is a bare number (" + value.dump() +
+                "): a quantity names its unit, {\"median\": " + value.dump() +
+                ", \"unit\": \"s\"} (or \"B\", \"B/s\", \"\" for a plain count, ...)");
+  if (!value.is_object() || !value.contains("median") || !value["median"].is_number()) {
+    error =
+        "needs a numeric \"median\"" +
+        (value.is_object() && value.contains("median") ? " (it is " + value["median"].dump() + ")"
+                                                       : std::string()) +
+        "; make measure writes records: run it again for this chapter, or git checkout the file";
+    return std::nullopt;
+  }
+  for (const char* key : {"min", "max"})
+    if (value.contains(key) && !value[key].is_number())
+      return fail(std::string("has a \"") + key + "\" that is not a number (" + value[key].dump() +
+                  ")");
+  if (value.contains("min") != value.contains("max"))
+    return fail(std::string("has a \"") + (value.contains("min") ? "min" : "max") +
+                "\" without a \"" + (value.contains("min") ? "max" : "min") +
+                "\": a range is both or neither");
+  if (value.contains("n") && !is_count(value["n"]))
+    return fail("has an \"n\" that is not a count of samples (" + value["n"].dump() + ")");
+  if (value.contains("unit") && !value["unit"].is_string())
+    return fail("has a \"unit\" that is not a string (" + value["unit"].dump() +
+                "), such as \"s\" or \"B/s\"");
+  const std::string unit_text = value.value("unit", std::string());
+  auto unit = parse_unit(unit_text);
+  if (!unit) {
+    error = "has the unit \"" + unit_text + "\", which the weaver does not know";
+    return std::nullopt;
+  }
+  const double median = value["median"].get<double>();
+  q.has_range = value.contains("min");
+  const double min = q.has_range ? value["min"].get<double>() : median;
+  const double max = q.has_range ? value["max"].get<double>() : median;
+  if (median < 0)
+    return fail("has a negative median (" + value["median"].dump() +
+                "), which no time, rate or count can have");
+  if (median < min || median > max)
+    return fail("has its median " + value["median"].dump() + " outside its range [" +
+                value["min"].dump() + ", " + value["max"].dump() +
+                "]: the record contradicts itself");
+  q.unit = unit->unit;
+  q.median = median * unit->scale;
+  q.min = min * unit->scale;
+  q.max = max * unit->scale;
+  q.n = value.contains("n") ? static_cast<int>(value["n"].get<double>()) : 0;
+  return q;
 }
 
 void add_measurement_file(MeasurementStore& store, const std::string& stem, const std::string& text,
                           const std::string& shown, Diagnostics& diagnostics) {
-    // A file that is not JSON, or holds a quantity that is wrong, is refused whole: its errors
-    // are said, and nothing is looked up in it (so nothing is said again for each use).
-    const size_t errors_before = diagnostics.errors().size();
-    auto refused = [&] { return diagnostics.errors().size() > errors_before; };
-    auto j = parse_json(text, shown, diagnostics);
-    std::optional<Machine> machine;
-    std::optional<Record> r;
-    if (j && stem == "machine") machine = read_machine(*j, shown, diagnostics);
-    else if (j) r = read_record(*j, shown, diagnostics);
-    if (!j || refused()) {
-        store.unreadable.push_back(shown);
-        if (stem == "machine") store.machine_unreadable = true;
-        return;
-    }
-    if (machine) {
-        store.machine = std::move(*machine);
-        return;
-    }
-    if (r->chapter != stem)
-        diagnostics.error(shown, 0, "says it is chapter \"" + r->chapter + "\" but is named " + stem +
-                                        ".json: records are named <chapter id>.json");
-    store.records[stem] = std::move(*r);
+  // A file that is not JSON, or holds a quantity that is wrong, is refused whole: its errors
+  // are said, and nothing is looked up in it (so nothing is said again for each use).
+  const size_t errors_before = diagnostics.errors().size();
+  auto refused = [&] { return diagnostics.errors().size() > errors_before; };
+  auto j = parse_json(text, shown, diagnostics);
+  std::optional<Machine> machine;
+  std::optional<Record> r;
+  if (j && stem == "machine")
+    machine = read_machine(*j, shown, diagnostics);
+  else if (j)
+    r = read_record(*j, shown, diagnostics);
+  if (!j || refused()) {
+    store.unreadable.push_back(shown);
+    if (stem == "machine") store.machine_unreadable = true;
+    return;
+  }
+  if (machine) {
+    store.machine = std::move(*machine);
+    return;
+  }
+  if (r->chapter != stem)
+    diagnostics.error(shown, 0,
+                      "says it is chapter \"" + r->chapter + "\" but is named " + stem +
+                          ".json: records are named <chapter id>.json");
+  store.records[stem] = std::move(*r);
 }
 
 const Record* MeasurementStore::record(const std::string& chapter_id) const {
-    auto it = records.find(chapter_id);
-    return it == records.end() ? nullptr : &it->second;
+  auto it = records.find(chapter_id);
+  return it == records.end() ? nullptr : &it->second;
 }
 
-MeasurementStore load_measurements(const fs::path& root, const fs::path& folder, const std::string& gpu_slug,
-                                   Diagnostics& diagnostics) {
-    MeasurementStore store;
-    std::error_code ec;
-    const fs::path actual = folder.is_absolute() ? folder : root / folder;
-    if (!fs::is_directory(actual, ec)) return store;
-    fs::path chosen = folder;
-    if (!gpu_slug.empty()) {
-        chosen = folder.filename() == gpu_slug ? folder : folder / gpu_slug;
-        if (!fs::is_directory(folder.is_absolute() ? chosen : root / chosen, ec)) {
-            diagnostics.error(folder.string(), 0, "has no folder for the GPU '" + gpu_slug + "'");
-            return store;
-        }
-    } else if (!holds_records(actual)) {
-        std::vector<fs::path> gpus;
-        for (const auto& entry : fs::directory_iterator(actual, ec))
-            if (entry.is_directory() && holds_records(entry.path())) gpus.push_back(folder / entry.path().filename());
-        std::sort(gpus.begin(), gpus.end());
-        if (gpus.empty()) return store;
-        if (gpus.size() > 1) {
-            std::string names;
-            for (const auto& g : gpus) names += " " + g.filename().string();
-            diagnostics.error(folder.string(), 0, "holds the records of several GPUs (" + names.substr(1) +
-                                                      "): choose one with --gpu SLUG");
-            return store;
-        }
-        chosen = gpus.front();
+MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
+                                   const std::string& gpu_slug, Diagnostics& diagnostics) {
+  MeasurementStore store;
+  std::error_code ec;
+  const fs::path actual = folder.is_absolute() ? folder : root / folder;
+  if (!fs::is_directory(actual, ec)) return store;
+  fs::path chosen = folder;
+  if (!gpu_slug.empty()) {
+    chosen = folder.filename() == gpu_slug ? folder : folder / gpu_slug;
+    if (!fs::is_directory(folder.is_absolute() ? chosen : root / chosen, ec)) {
+      diagnostics.error(folder.string(), 0, "has no folder for the GPU '" + gpu_slug + "'");
+      return store;
     }
-    store.folder = chosen.lexically_normal().string();
-    store.slug = chosen.lexically_normal().filename().string();
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(chosen.is_absolute() ? chosen : root / chosen, ec))
-        if (entry.path().extension() == ".json") files.push_back(entry.path());
-    std::sort(files.begin(), files.end());
-    for (const auto& path : files) {
-        std::string shown = (fs::path(store.folder) / path.filename()).string();
-        std::ifstream in(path, std::ios::binary);
-        if (!in) {
-            diagnostics.error(shown, 0, "cannot be read; check its permissions or run make measure again");
-            store.unreadable.push_back(shown);
-            if (path.stem() == "machine") store.machine_unreadable = true;
-            continue;
-        }
-        std::stringstream text;
-        text << in.rdbuf();
-        add_measurement_file(store, path.stem().string(), text.str(), shown, diagnostics);
+  } else if (!holds_records(actual)) {
+    std::vector<fs::path> gpus;
+    for (const auto& entry : fs::directory_iterator(actual, ec))
+      if (entry.is_directory() && holds_records(entry.path()))
+        gpus.push_back(folder / entry.path().filename());
+    std::sort(gpus.begin(), gpus.end());
+    if (gpus.empty()) return store;
+    if (gpus.size() > 1) {
+      std::string names;
+      for (const auto& g : gpus) names += " " + g.filename().string();
+      diagnostics.error(folder.string(), 0,
+                        "holds the records of several GPUs (" + names.substr(1) +
+                            "): choose one with --gpu SLUG");
+      return store;
     }
-    return store;
+    chosen = gpus.front();
+  }
+  store.folder = chosen.lexically_normal().string();
+  store.slug = chosen.lexically_normal().filename().string();
+  std::vector<fs::path> files;
+  for (const auto& entry :
+       fs::directory_iterator(chosen.is_absolute() ? chosen : root / chosen, ec))
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& path : files) {
+    std::string shown = (fs::path(store.folder) / path.filename()).string();
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      diagnostics.error(shown, 0,
+                        "cannot be read; check its permissions or run make measure again");
+      store.unreadable.push_back(shown);
+      if (path.stem() == "machine") store.machine_unreadable = true;
+      continue;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    add_measurement_file(store, path.stem().string(), text.str(), shown, diagnostics);
+  }
+  return store;
 }
 
 }  // namespace weave

@@ -17,49 +17,50 @@ namespace weave {
 
 // One quantity of a result (or a ceiling), already in base units (s, B, FLOP, Hz, ...).
 struct Quantity {
-    double median = 0, min = 0, max = 0;
-    bool has_range = false;  // min and max were recorded
-    int n = 0;
-    Unit unit;
+  double median = 0, min = 0, max = 0;
+  bool has_range = false;  // min and max were recorded
+  int n = 0;
+  Unit unit;
 };
 
 struct Record {
-    std::string file;  // as shown in messages: book/measurements/h200/3.1.json
-    std::string chapter, title, src, gpu, date, sources_sha256;
-    std::vector<std::string> sources;
-    nlohmann::json context = nlohmann::json::object();
-    std::map<std::string, std::map<std::string, Quantity>> results;  // key -> quantity -> values
-    bool stale = false;  // its chapter's code changed since (set by weave_book, not by the loader)
+  std::string file;  // as shown in messages: book/measurements/h200/3.1.json
+  std::string chapter, title, src, gpu, date, sources_sha256;
+  std::vector<std::string> sources;
+  nlohmann::json context = nlohmann::json::object();
+  std::map<std::string, std::map<std::string, Quantity>> results;  // key -> quantity -> values
+  bool stale = false;  // its chapter's code changed since (set by weave_book, not by the loader)
 };
 
 struct Machine {
-    std::string file;
-    std::string gpu, date, sources_sha256;
-    nlohmann::json context = nlohmann::json::object();
-    std::map<std::string, Quantity> ceilings;
-    bool stale = false;  // the harness's code changed since (set by weave_book, not by the loader)
+  std::string file;
+  std::string gpu, date, sources_sha256;
+  nlohmann::json context = nlohmann::json::object();
+  std::map<std::string, Quantity> ceilings;
+  bool stale = false;  // the harness's code changed since (set by weave_book, not by the loader)
 };
 
 struct MeasurementStore {
-    std::string folder;  // as shown: book/measurements/h200 (empty: nothing recorded)
-    std::string slug;
-    std::optional<Machine> machine;
-    std::map<std::string, Record> records;  // by chapter id
-    // The files there that could not be read, or held a wrong quantity (each already an error):
-    // they are left out whole, and what depends on them is not reported again: one corrupt
-    // machine.json is one error, not one per value it would have given.
-    std::vector<std::string> unreadable;
-    bool machine_unreadable = false;  // machine.json is there but could not be read
+  std::string folder;  // as shown: book/measurements/h200 (empty: nothing recorded)
+  std::string slug;
+  std::optional<Machine> machine;
+  std::map<std::string, Record> records;  // by chapter id
+  // The files there that could not be read, or held a wrong quantity (each already an error):
+  // they are left out whole, and what depends on them is not reported again: one corrupt
+  // machine.json is one error, not one per value it would have given.
+  std::vector<std::string> unreadable;
+  bool machine_unreadable = false;  // machine.json is there but could not be read
 
-    const Record* record(const std::string& chapter_id) const;
+  const Record* record(const std::string& chapter_id) const;
 };
 
 // `folder` is either one GPU's folder of records or the folder of all GPUs' folders, in which
 // case `gpu_slug` picks one (or the only one there). A folder that does not exist, or holds no
 // records, gives an empty store: every chapter is then "not yet measured".
 // A relative `folder` is found under `root` and named in messages as written.
-MeasurementStore load_measurements(const std::filesystem::path& root, const std::filesystem::path& folder,
-                                   const std::string& gpu_slug, Diagnostics& diagnostics);
+MeasurementStore load_measurements(const std::filesystem::path& root,
+                                   const std::filesystem::path& folder, const std::string& gpu_slug,
+                                   Diagnostics& diagnostics);
 
 // Adds one file of a GPU's folder, given its text: machine.json (stem "machine") or the record
 // <stem>.json; a file with any error is refused whole (named in store.unreadable). The loader
@@ -67,8 +68,9 @@ MeasurementStore load_measurements(const std::filesystem::path& root, const std:
 void add_measurement_file(MeasurementStore& store, const std::string& stem, const std::string& text,
                           const std::string& shown, Diagnostics& diagnostics);
 
-// Reads one quantity: {"median": ..., "min": ..., "max": ..., "n": ..., "unit": "s"}. A bare number,
-// a field of the wrong type, a negative median or one outside [min, max] is an error (in `error`).
+// Reads one quantity: {"median": ..., "min": ..., "max": ..., "n": ..., "unit": "s"}. A bare
+// number, a field of the wrong type, a negative median or one outside [min, max] is an error (in
+// `error`).
 std::optional<Quantity> read_quantity(const nlohmann::json& value, std::string& error);
 
 }  // namespace weave

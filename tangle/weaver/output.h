@@ -11,7 +11,7 @@
 namespace weave {
 
 // Writes name -> content under `folder`; false (and nothing renamed) when a write fails.
-bool write_outputs(const std::filesystem::path& folder, const std::map<std::string, std::string>& files,
-                   Diagnostics& diagnostics);
+bool write_outputs(const std::filesystem::path& folder,
+                   const std::map<std::string, std::string>& files, Diagnostics& diagnostics);
 
 }  // namespace weave

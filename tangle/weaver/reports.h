@@ -12,13 +12,15 @@
 namespace weave {
 
 struct WovenChapter {
-    const Chapter* chapter;
-    ChapterOutput output;
+  const Chapter* chapter;
+  ChapterOutput output;
 };
 
-nlohmann::json book_json(const std::vector<WovenChapter>& chapters, const MeasurementStore& store, const BookContext& book);
+nlohmann::json book_json(const std::vector<WovenChapter>& chapters, const MeasurementStore& store,
+                         const BookContext& book);
 nlohmann::json claims_json(const std::vector<WovenChapter>& chapters);
-std::string claims_markdown(const std::vector<WovenChapter>& chapters, const MeasurementStore& store);
+std::string claims_markdown(const std::vector<WovenChapter>& chapters,
+                            const MeasurementStore& store);
 nlohmann::json symbols_json(const std::vector<WovenChapter>& chapters, const BookContext& book);
 
 }  // namespace weave

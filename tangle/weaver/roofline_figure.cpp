@@ -8,263 +8,309 @@ namespace weave {
 namespace {
 
 struct RoofName {
-    const char* ceiling;
-    const char* plain;  // for alt text
-    const char* math;   // for the page
+  const char* ceiling;
+  const char* plain;  // for alt text
+  const char* math;   // for the page
 };
-constexpr RoofName kRoofNames[] = {
-    {"dram_theoretical", "B_dram", "$B_\\text{dram}$"}, {"read_bandwidth", "B_read", "$B_\\text{read}$"},
-    {"copy_bandwidth", "B_copy", "$B_\\text{copy}$"},   {"l2_bandwidth", "B_L2", "$B_\\text{L2}$"},
-    {"shared_bandwidth", "B_smem", "$B_\\text{smem}$"}, {"fp32_fma_rate", "F_fp32", "$F_\\text{fp32}$"},
-    {"bf16_tensor_rate", "F_bf16", "$F_\\text{bf16}$"}};
+constexpr RoofName kRoofNames[] = {{"dram_theoretical", "B_dram", "$B_\\text{dram}$"},
+                                   {"read_bandwidth", "B_read", "$B_\\text{read}$"},
+                                   {"copy_bandwidth", "B_copy", "$B_\\text{copy}$"},
+                                   {"l2_bandwidth", "B_L2", "$B_\\text{L2}$"},
+                                   {"shared_bandwidth", "B_smem", "$B_\\text{smem}$"},
+                                   {"fp32_fma_rate", "F_fp32", "$F_\\text{fp32}$"},
+                                   {"bf16_tensor_rate", "F_bf16", "$F_\\text{bf16}$"}};
 
 std::string roof_text(const std::string& ceiling, bool math) {
-    for (const RoofName& r : kRoofNames)
-        if (ceiling == r.ceiling) return math ? r.math : r.plain;
-    return ceiling;
+  for (const RoofName& r : kRoofNames)
+    if (ceiling == r.ceiling) return math ? r.math : r.plain;
+  return ceiling;
 }
 
 std::string with_unit(double value, const Unit& unit) {
-    std::string error;
-    return format_value(value, unit, "", 3, error).value_or(significant(value, 3));
+  std::string error;
+  return format_value(value, unit, "", 3, error).value_or(significant(value, 3));
 }
 
 std::string percent(double fraction) {
-    return (fraction >= 0.995 ? std::to_string(static_cast<long>(100 * fraction + 0.5)) : significant(100 * fraction, 2, true)) + "%";
+  return (fraction >= 0.995 ? std::to_string(static_cast<long>(100 * fraction + 0.5))
+                            : significant(100 * fraction, 2, true)) +
+         "%";
 }
 
 // "2.44 T": the unit is in the column's head, so a phone's narrow table keeps only the prefix.
 std::string prefixed(double rate) {
-    std::string text = with_unit(rate, units::flops_per_s);
-    size_t unit = text.rfind("FLOP/s");
-    return unit == std::string::npos ? text : text.substr(0, unit);
+  std::string text = with_unit(rate, units::flops_per_s);
+  size_t unit = text.rfind("FLOP/s");
+  return unit == std::string::npos ? text : text.substr(0, unit);
 }
 
 // "268435456" -> "2^28"; other sizes ("4096x4096x4096") as they are. figures/roofline.py agrees.
 std::string power_of_two(const std::string& size) {
-    if (size.empty() || size.size() > 19 || size.find_first_not_of("0123456789") != std::string::npos) return size;
-    unsigned long long n = std::stoull(size);
-    if (n < 2 || (n & (n - 1)) != 0) return size;
-    int bits = 0;
-    while (n >>= 1) ++bits;
-    return "2^" + std::to_string(bits);
+  if (size.empty() || size.size() > 19 || size.find_first_not_of("0123456789") != std::string::npos)
+    return size;
+  unsigned long long n = std::stoull(size);
+  if (n < 2 || (n & (n - 1)) != 0) return size;
+  int bits = 0;
+  while (n >>= 1) ++bits;
+  return "2^" + std::to_string(bits);
 }
 
 std::string short_label(const std::string& key) {
-    std::string name = key.substr(0, key.find('@'));
-    return name.substr(name.rfind('/') + 1);
+  std::string name = key.substr(0, key.find('@'));
+  return name.substr(name.rfind('/') + 1);
 }
 
 // Attribute values are in double quotes: a quote inside becomes a single one.
 std::string attribute(std::string text) {
-    std::replace(text.begin(), text.end(), '"', '\'');
-    return text;
+  std::replace(text.begin(), text.end(), '"', '\'');
+  return text;
 }
 
 // The roofs the figure shows: the range is fitted to the points as figures/roofline.py fits it
 // (intensity from a third of the least to three times the most; rate up to 2.5 times the highest
 // of the points and of the best memory roof above them), and only roofs inside it are drawn.
 std::string roofs_drawn(const std::vector<PlacedPoint>& points, const Roofs& roofs, bool math) {
-    auto get = [&](const char* c) { return roofs.count(c) ? roofs.at(c) : 0.0; };
-    double best = std::max({get("dram_theoretical"), get("read_bandwidth"), get("copy_bandwidth")});
-    double lowest = 0;
-    for (const char* c : {"dram_theoretical", "read_bandwidth", "copy_bandwidth"})
-        if (get(c) > 0 && (lowest == 0 || get(c) < lowest)) lowest = get(c);
-    double top_compute = std::max(get("fp32_fma_rate"), get("bf16_tensor_rate"));
-    double lo_x = 0, hi_x = 0, lo_y = 0, hi_y = 0;
-    for (const PlacedPoint& p : points) {
-        lo_x = lo_x == 0 ? p.intensity : std::min(lo_x, p.intensity);
-        hi_x = std::max(hi_x, p.intensity);
-        lo_y = lo_y == 0 ? p.rate : std::min(lo_y, p.rate);
-        hi_y = std::max({hi_y, p.rate, std::min(best * p.intensity, top_compute)});
-    }
-    lo_x /= 3, hi_x *= 3, lo_y /= 3, hi_y *= 2.5;
-    std::string out;
-    for (const RoofName& r : kRoofNames) {
-        std::string c = r.ceiling;
-        if (!roofs.count(c) || c == "l2_bandwidth" || c == "shared_bandwidth") continue;
-        double v = roofs.at(c);
-        bool rate = c.find("rate") != std::string::npos;
-        bool shown = rate ? v <= hi_y && lowest > 0 && v / lowest <= hi_x : v * hi_x >= lo_y && v * lo_x <= hi_y;
-        if (!shown) continue;
-        out += (out.empty() ? "" : ", ") + roof_text(c, math) + " " + with_unit(v, rate ? units::flops_per_s : units::bytes_per_s) +
-               (c == "dram_theoretical" ? " (theoretical)" : "");
-    }
-    return out;
+  auto get = [&](const char* c) { return roofs.count(c) ? roofs.at(c) : 0.0; };
+  double best = std::max({get("dram_theoretical"), get("read_bandwidth"), get("copy_bandwidth")});
+  double lowest = 0;
+  for (const char* c : {"dram_theoretical", "read_bandwidth", "copy_bandwidth"})
+    if (get(c) > 0 && (lowest == 0 || get(c) < lowest)) lowest = get(c);
+  double top_compute = std::max(get("fp32_fma_rate"), get("bf16_tensor_rate"));
+  double lo_x = 0, hi_x = 0, lo_y = 0, hi_y = 0;
+  for (const PlacedPoint& p : points) {
+    lo_x = lo_x == 0 ? p.intensity : std::min(lo_x, p.intensity);
+    hi_x = std::max(hi_x, p.intensity);
+    lo_y = lo_y == 0 ? p.rate : std::min(lo_y, p.rate);
+    hi_y = std::max({hi_y, p.rate, std::min(best * p.intensity, top_compute)});
+  }
+  lo_x /= 3, hi_x *= 3, lo_y /= 3, hi_y *= 2.5;
+  std::string out;
+  for (const RoofName& r : kRoofNames) {
+    std::string c = r.ceiling;
+    if (!roofs.count(c) || c == "l2_bandwidth" || c == "shared_bandwidth") continue;
+    double v = roofs.at(c);
+    bool rate = c.find("rate") != std::string::npos;
+    bool shown =
+        rate ? v <= hi_y && lowest > 0 && v / lowest <= hi_x : v * hi_x >= lo_y && v * lo_x <= hi_y;
+    if (!shown) continue;
+    out += (out.empty() ? "" : ", ") + roof_text(c, math) + " " +
+           with_unit(v, rate ? units::flops_per_s : units::bytes_per_s) +
+           (c == "dram_theoretical" ? " (theoretical)" : "");
+  }
+  return out;
 }
 
 // "N kernels sit left of the ridge, measured against B_copy, from 21% (v1_naive) to 97%
 // (v7_last_block) of it": one clause per roof that bounds some kernel.
 std::string where_they_sit(const std::vector<PlacedPoint>& points) {
-    std::map<std::string, std::vector<const PlacedPoint*>> by_roof;
-    for (const PlacedPoint& p : points) by_roof[p.roof].push_back(&p);
-    std::string out;
-    for (auto& [roof, group] : by_roof) {
-        auto [low, high] = std::minmax_element(group.begin(), group.end(), [](const PlacedPoint* a, const PlacedPoint* b) {
-            return a->rate / a->attainable < b->rate / b->attainable;
+  std::map<std::string, std::vector<const PlacedPoint*>> by_roof;
+  for (const PlacedPoint& p : points) by_roof[p.roof].push_back(&p);
+  std::string out;
+  for (auto& [roof, group] : by_roof) {
+    auto [low, high] = std::minmax_element(
+        group.begin(), group.end(), [](const PlacedPoint* a, const PlacedPoint* b) {
+          return a->rate / a->attainable < b->rate / b->attainable;
         });
-        std::string side = roof.find("rate") != std::string::npos ? "right of the ridge, measured against "
-                                                                   : "left of the ridge, measured against ";
-        std::string count = group.size() == 1 ? "1 kernel sits " : std::to_string(group.size()) + " kernels sit ";
-        out += (out.empty() ? "" : "; ") + count + side + roof_text(roof, false);
-        if (group.size() == 1)
-            out += ", at " + percent((*low)->rate / (*low)->attainable) + " of it (" + (*low)->label + ")";
-        else
-            out += ", from " + percent((*low)->rate / (*low)->attainable) + " (" + (*low)->label + ") to " +
-                   percent((*high)->rate / (*high)->attainable) + " (" + (*high)->label + ") of it";
-        int above = static_cast<int>(std::count_if(group.begin(), group.end(), [](const PlacedPoint* p) { return p->rate > p->attainable; }));
-        if (above) out += " (" + std::to_string(above) + " above it)";
-    }
-    return out;
+    std::string side = roof.find("rate") != std::string::npos
+                           ? "right of the ridge, measured against "
+                           : "left of the ridge, measured against ";
+    std::string count =
+        group.size() == 1 ? "1 kernel sits " : std::to_string(group.size()) + " kernels sit ";
+    out += (out.empty() ? "" : "; ") + count + side + roof_text(roof, false);
+    if (group.size() == 1)
+      out +=
+          ", at " + percent((*low)->rate / (*low)->attainable) + " of it (" + (*low)->label + ")";
+    else
+      out += ", from " + percent((*low)->rate / (*low)->attainable) + " (" + (*low)->label +
+             ") to " + percent((*high)->rate / (*high)->attainable) + " (" + (*high)->label +
+             ") of it";
+    int above = static_cast<int>(std::count_if(
+        group.begin(), group.end(), [](const PlacedPoint* p) { return p->rate > p->attainable; }));
+    if (above) out += " (" + std::to_string(above) + " above it)";
+  }
+  return out;
 }
 
 std::string placement_sentence(const std::vector<PlacedPoint>& points) {
-    size_t counted = std::count_if(points.begin(), points.end(), [](const PlacedPoint& p) { return p.counted; });
-    if (counted == points.size()) return "Placed by DRAM bytes counted by ncu.";
-    if (counted == 0) return "Hollow markers: placed by the chapter's model bytes (no DRAM count recorded).";
-    return "Filled markers: placed by DRAM bytes counted by ncu; hollow: by the chapter's model bytes (no count recorded).";
+  size_t counted =
+      std::count_if(points.begin(), points.end(), [](const PlacedPoint& p) { return p.counted; });
+  if (counted == points.size()) return "Placed by DRAM bytes counted by ncu.";
+  if (counted == 0)
+    return "Hollow markers: placed by the chapter's model bytes (no DRAM count recorded).";
+  return "Filled markers: placed by DRAM bytes counted by ncu; hollow: by the chapter's model "
+         "bytes (no count recorded).";
 }
 
-std::string alt_text(const std::string& id, const std::vector<PlacedPoint>& points, const Roofs& roofs) {
-    size_t counted = std::count_if(points.begin(), points.end(), [](const PlacedPoint& p) { return p.counted; });
-    std::string whose = id == "book" ? "every chapter's" : "chapter " + id + "'s";
-    std::string basis = counted == points.size() ? "DRAM bytes counted by ncu"
-                        : counted == 0 ? "the chapter's model bytes, no DRAM count recorded"
-                                       : std::to_string(counted) + " by DRAM bytes counted by ncu, " +
-                                             std::to_string(points.size() - counted) + " by the chapter's model bytes";
-    return "Log-log roofline of " + whose + " " + std::to_string(points.size()) +
-           " measured kernels as numbered markers: achieved FLOP/s against FLOP per DRAM byte (placed by " + basis +
-           "). Roofs drawn: " + roofs_drawn(points, roofs, false) + ". " + where_they_sit(points) + ".";
+std::string alt_text(const std::string& id, const std::vector<PlacedPoint>& points,
+                     const Roofs& roofs) {
+  size_t counted =
+      std::count_if(points.begin(), points.end(), [](const PlacedPoint& p) { return p.counted; });
+  std::string whose = id == "book" ? "every chapter's" : "chapter " + id + "'s";
+  std::string basis = counted == points.size() ? "DRAM bytes counted by ncu"
+                      : counted == 0           ? "the chapter's model bytes, no DRAM count recorded"
+                                     : std::to_string(counted) + " by DRAM bytes counted by ncu, " +
+                                           std::to_string(points.size() - counted) +
+                                           " by the chapter's model bytes";
+  return "Log-log roofline of " + whose + " " + std::to_string(points.size()) +
+         " measured kernels as numbered markers: achieved FLOP/s against FLOP per DRAM byte "
+         "(placed by " +
+         basis + "). Roofs drawn: " + roofs_drawn(points, roofs, false) + ". " +
+         where_they_sit(points) + ".";
 }
 
 std::string key_table(const std::vector<PlacedPoint>& points, bool book) {
-    std::string out = "::: {.roofline-key}\n| # | kernel | FLOP/B | FLOP/s | of roof |\n|--:|:--|--:|--:|:--|\n";
-    bool hollow = false;
-    for (const PlacedPoint& p : points) {
-        hollow = hollow || !p.counted;
-        out += "| " + std::to_string(p.number) + " | " + (book ? p.chapter + " " : "") + "`" + p.label + "` | " +
-               significant(p.intensity, 3) + (p.counted ? "" : " ○") + " | " + prefixed(p.rate) + " | " +
-               percent(p.rate / p.attainable) + " " + roof_text(p.roof, true) + " |\n";
-    }
-    out += "\n";
-    if (hollow) out += "○ placed by the chapter's model bytes: ncu counted no DRAM bytes for it. ";
-    out += "FLOP/B: the chapter's FLOPs per DRAM byte";
-    out += std::string(hollow ? " (counted by ncu unless marked ○)" : ", counted by ncu") +
-           "; of roof: achieved FLOP/s over the lower roof at that intensity.\n:::\n";
-    return out;
+  std::string out =
+      "::: {.roofline-key}\n| # | kernel | FLOP/B | FLOP/s | of roof |\n|--:|:--|--:|--:|:--|\n";
+  bool hollow = false;
+  for (const PlacedPoint& p : points) {
+    hollow = hollow || !p.counted;
+    out += "| " + std::to_string(p.number) + " | " + (book ? p.chapter + " " : "") + "`" + p.label +
+           "` | " + significant(p.intensity, 3) + (p.counted ? "" : " ○") + " | " +
+           prefixed(p.rate) + " | " + percent(p.rate / p.attainable) + " " +
+           roof_text(p.roof, true) + " |\n";
+  }
+  out += "\n";
+  if (hollow) out += "○ placed by the chapter's model bytes: ncu counted no DRAM bytes for it. ";
+  out += "FLOP/B: the chapter's FLOPs per DRAM byte";
+  out += std::string(hollow ? " (counted by ncu unless marked ○)" : ", counted by ncu") +
+         "; of roof: achieved FLOP/s over the lower roof at that intensity.\n:::\n";
+  return out;
 }
 
-std::string levels_figure(const std::string& id, const std::vector<PlacedPoint>& points, const Roofs& roofs) {
-    size_t with_levels = std::count_if(points.begin(), points.end(), [](const PlacedPoint& p) { return p.l2_intensity && p.l1_intensity; });
-    std::string list, math;  // the roofs, for the alt text and for the caption
-    for (const char* c : {"dram_theoretical", "read_bandwidth", "copy_bandwidth", "l2_bandwidth", "shared_bandwidth"})
-        if (roofs.count(c)) {
-            list += (list.empty() ? "" : ", ") + roof_text(c, false);
-            math += (math.empty() ? "" : ", ") + roof_text(c, true);
-        }
-    std::string caption = "The same kernels at each level of the memory hierarchy: for every kernel with L2 and L1 "
-                          "counts, its FLOP per DRAM byte (circle), per L2 byte (square) and per L1 byte (triangle), "
-                          "joined at its achieved FLOP/s; memory roofs " + math + ".";
-    std::string alt = "Hierarchical roofline of " + std::string(id == "book" ? "the book" : "chapter " + id) +
-                      ", log-log, numbered as in the table above: for each of " + std::to_string(with_levels) + " kernels three points at the same FLOP/s, "
-                      "per DRAM, L2 and L1 byte, with the roofs " + list + ".";
-    std::string base = id == "book" ? "roofline-book" : "roofline-" + id;
-    return "![" + caption + "](figures/" + base + "-levels.svg){alt=\"" + attribute(alt) + "\"}\n";
+std::string levels_figure(const std::string& id, const std::vector<PlacedPoint>& points,
+                          const Roofs& roofs) {
+  size_t with_levels = std::count_if(points.begin(), points.end(), [](const PlacedPoint& p) {
+    return p.l2_intensity && p.l1_intensity;
+  });
+  std::string list, math;  // the roofs, for the alt text and for the caption
+  for (const char* c :
+       {"dram_theoretical", "read_bandwidth", "copy_bandwidth", "l2_bandwidth", "shared_bandwidth"})
+    if (roofs.count(c)) {
+      list += (list.empty() ? "" : ", ") + roof_text(c, false);
+      math += (math.empty() ? "" : ", ") + roof_text(c, true);
+    }
+  std::string caption =
+      "The same kernels at each level of the memory hierarchy: for every kernel with L2 and L1 "
+      "counts, its FLOP per DRAM byte (circle), per L2 byte (square) and per L1 byte (triangle), "
+      "joined at its achieved FLOP/s; memory roofs " +
+      math + ".";
+  std::string alt =
+      "Hierarchical roofline of " + std::string(id == "book" ? "the book" : "chapter " + id) +
+      ", log-log, numbered as in the table above: for each of " + std::to_string(with_levels) +
+      " kernels three points at the same FLOP/s, "
+      "per DRAM, L2 and L1 byte, with the roofs " +
+      list + ".";
+  std::string base = id == "book" ? "roofline-book" : "roofline-" + id;
+  return "![" + caption + "](figures/" + base + "-levels.svg){alt=\"" + attribute(alt) + "\"}\n";
 }
 
 }  // namespace
 
 std::string memory_roof(const Roofs& roofs) {
-    auto read = roofs.find("read_bandwidth"), copy = roofs.find("copy_bandwidth");
-    if (read != roofs.end() && (copy == roofs.end() || read->second > copy->second)) return "read_bandwidth";
-    return copy != roofs.end() ? "copy_bandwidth" : "dram_theoretical";
+  auto read = roofs.find("read_bandwidth"), copy = roofs.find("copy_bandwidth");
+  if (read != roofs.end() && (copy == roofs.end() || read->second > copy->second))
+    return "read_bandwidth";
+  return copy != roofs.end() ? "copy_bandwidth" : "dram_theoretical";
 }
 
-std::vector<PlacedPoint> place_points(const std::string& chapter, const std::vector<KernelResult>& kernels,
-                                      const Roofs& roofs, int first) {
-    std::vector<PlacedPoint> out;
-    std::map<std::string, int> names;
-    for (const KernelResult& k : kernels) names[short_label(k.name)]++;
-    std::string memory = memory_roof(roofs);
-    for (const KernelResult& k : kernels) {
-        double model_bytes = k.bytes.value_or(0);
-        bool counted = k.dram_bytes && *k.dram_bytes > 0;
-        if (!k.measured() || k.time.number <= 0 || !k.flops || *k.flops <= 0 || (!counted && model_bytes <= 0)) continue;
-        PlacedPoint p;
-        p.number = first + static_cast<int>(out.size());
-        p.chapter = chapter;
-        p.name = k.name;
-        p.label = short_label(k.name);
-        if (names[p.label] > 1 && k.name.find('@') != std::string::npos) p.label += "@" + power_of_two(k.name.substr(k.name.find('@') + 1));
-        p.flops = *k.flops;
-        p.rate = *k.flops / k.time.number;
-        p.counted = counted;
-        p.intensity = *k.flops / (counted ? *k.dram_bytes : model_bytes);
-        if (k.l2_bytes && *k.l2_bytes > 0) p.l2_intensity = *k.flops / *k.l2_bytes;
-        if (k.l1_bytes && *k.l1_bytes > 0) p.l1_intensity = *k.flops / *k.l1_bytes;
-        // The compute roof: tensor cores where ncu counted tensor work, or where no count exists and
-        // the kernel ran faster than the FP32 cores can (it cannot have been FP32 FMAs alone).
-        std::string compute = "fp32_fma_rate";
-        bool tensor = k.tensor_flops ? *k.tensor_flops > 0 : roofs.count("fp32_fma_rate") && p.rate > roofs.at("fp32_fma_rate");
-        if (tensor && roofs.count("bf16_tensor_rate")) compute = "bf16_tensor_rate";
-        double slope = roofs.count(memory) ? roofs.at(memory) * p.intensity : 0;
-        double flat = roofs.count(compute) ? roofs.at(compute) : slope;
-        p.roof = slope > 0 && slope < flat ? memory : compute;
-        p.attainable = std::min(slope > 0 ? slope : flat, flat);
-        if (p.attainable <= 0) continue;
-        out.push_back(p);
-    }
-    return out;
+std::vector<PlacedPoint> place_points(const std::string& chapter,
+                                      const std::vector<KernelResult>& kernels, const Roofs& roofs,
+                                      int first) {
+  std::vector<PlacedPoint> out;
+  std::map<std::string, int> names;
+  for (const KernelResult& k : kernels) names[short_label(k.name)]++;
+  std::string memory = memory_roof(roofs);
+  for (const KernelResult& k : kernels) {
+    double model_bytes = k.bytes.value_or(0);
+    bool counted = k.dram_bytes && *k.dram_bytes > 0;
+    if (!k.measured() || k.time.number <= 0 || !k.flops || *k.flops <= 0 ||
+        (!counted && model_bytes <= 0))
+      continue;
+    PlacedPoint p;
+    p.number = first + static_cast<int>(out.size());
+    p.chapter = chapter;
+    p.name = k.name;
+    p.label = short_label(k.name);
+    if (names[p.label] > 1 && k.name.find('@') != std::string::npos)
+      p.label += "@" + power_of_two(k.name.substr(k.name.find('@') + 1));
+    p.flops = *k.flops;
+    p.rate = *k.flops / k.time.number;
+    p.counted = counted;
+    p.intensity = *k.flops / (counted ? *k.dram_bytes : model_bytes);
+    if (k.l2_bytes && *k.l2_bytes > 0) p.l2_intensity = *k.flops / *k.l2_bytes;
+    if (k.l1_bytes && *k.l1_bytes > 0) p.l1_intensity = *k.flops / *k.l1_bytes;
+    // The compute roof: tensor cores where ncu counted tensor work, or where no count exists and
+    // the kernel ran faster than the FP32 cores can (it cannot have been FP32 FMAs alone).
+    std::string compute = "fp32_fma_rate";
+    bool tensor = k.tensor_flops
+                      ? *k.tensor_flops > 0
+                      : roofs.count("fp32_fma_rate") && p.rate > roofs.at("fp32_fma_rate");
+    if (tensor && roofs.count("bf16_tensor_rate")) compute = "bf16_tensor_rate";
+    double slope = roofs.count(memory) ? roofs.at(memory) * p.intensity : 0;
+    double flat = roofs.count(compute) ? roofs.at(compute) : slope;
+    p.roof = slope > 0 && slope < flat ? memory : compute;
+    p.attainable = std::min(slope > 0 ? slope : flat, flat);
+    if (p.attainable <= 0) continue;
+    out.push_back(p);
+  }
+  return out;
 }
 
 bool has_levels(const std::vector<PlacedPoint>& points) {
-    return std::any_of(points.begin(), points.end(), [](const PlacedPoint& p) { return p.l2_intensity && p.l1_intensity; });
+  return std::any_of(points.begin(), points.end(),
+                     [](const PlacedPoint& p) { return p.l2_intensity && p.l1_intensity; });
 }
 
-std::string annotate_figures(const std::string& markdown, const std::map<std::string, std::vector<PlacedPoint>>& points,
+std::string annotate_figures(const std::string& markdown,
+                             const std::map<std::string, std::vector<PlacedPoint>>& points,
                              const Roofs& roofs) {
-    std::string out;
-    size_t at = 0;
-    const std::string open = "](figures/roofline-";
-    while (true) {
-        size_t hit = markdown.find(open, at);
-        if (hit == std::string::npos) break;
-        size_t close = markdown.find(".svg)", hit);
-        size_t image = markdown.rfind("![", hit);
-        if (close == std::string::npos || image == std::string::npos || markdown.find('\n', image) < hit) {
-            out += markdown.substr(at, hit + open.size() - at);
-            at = hit + open.size();
-            continue;
-        }
-        std::string id = markdown.substr(hit + open.size(), close - hit - open.size());
-        auto it = points.find(id);
-        if (it == points.end() || it->second.empty()) {
-            out += markdown.substr(at, close + 5 - at);
-            at = close + 5;
-            continue;
-        }
-        std::string caption = markdown.substr(image + 2, hit - image - 2);
-        std::string note = placement_sentence(it->second);
-        if (!caption.empty() && caption.back() != '.') note = ". " + note;
-        else note = " " + note;
-        out += markdown.substr(at, hit - at) + note + markdown.substr(hit, close + 5 - hit) + "{alt=\"" +
-               attribute(alt_text(id, it->second, roofs)) + "\"}";
-        // The key and the levels figure follow the figure's paragraph.
-        size_t end = markdown.find("\n\n", close);
-        if (end == std::string::npos) end = markdown.size();
-        std::string after = "\n\n" + key_table(it->second, id == "book");
-        if (has_levels(it->second)) after += "\n" + levels_figure(id, it->second, roofs);
-        std::string rest = markdown.substr(close + 5, end - close - 5);
-        // Another roofline in the same paragraph is annotated first; its key follows this one.
-        std::string woven_rest = annotate_figures(rest, points, roofs);
-        size_t split = woven_rest.find("\n\n::: {.roofline-key}");
-        if (split == std::string::npos) out += woven_rest + after;
-        else out += woven_rest.substr(0, split) + after + woven_rest.substr(split);
-        at = end;
-        if (end < markdown.size() && after.back() == '\n') at = end + 1;  // keep one blank line
+  std::string out;
+  size_t at = 0;
+  const std::string open = "](figures/roofline-";
+  while (true) {
+    size_t hit = markdown.find(open, at);
+    if (hit == std::string::npos) break;
+    size_t close = markdown.find(".svg)", hit);
+    size_t image = markdown.rfind("![", hit);
+    if (close == std::string::npos || image == std::string::npos ||
+        markdown.find('\n', image) < hit) {
+      out += markdown.substr(at, hit + open.size() - at);
+      at = hit + open.size();
+      continue;
     }
-    out += markdown.substr(std::min(at, markdown.size()));
-    return out;
+    std::string id = markdown.substr(hit + open.size(), close - hit - open.size());
+    auto it = points.find(id);
+    if (it == points.end() || it->second.empty()) {
+      out += markdown.substr(at, close + 5 - at);
+      at = close + 5;
+      continue;
+    }
+    std::string caption = markdown.substr(image + 2, hit - image - 2);
+    std::string note = placement_sentence(it->second);
+    if (!caption.empty() && caption.back() != '.')
+      note = ". " + note;
+    else
+      note = " " + note;
+    out += markdown.substr(at, hit - at) + note + markdown.substr(hit, close + 5 - hit) +
+           "{alt=\"" + attribute(alt_text(id, it->second, roofs)) + "\"}";
+    // The key and the levels figure follow the figure's paragraph.
+    size_t end = markdown.find("\n\n", close);
+    if (end == std::string::npos) end = markdown.size();
+    std::string after = "\n\n" + key_table(it->second, id == "book");
+    if (has_levels(it->second)) after += "\n" + levels_figure(id, it->second, roofs);
+    std::string rest = markdown.substr(close + 5, end - close - 5);
+    // Another roofline in the same paragraph is annotated first; its key follows this one.
+    std::string woven_rest = annotate_figures(rest, points, roofs);
+    size_t split = woven_rest.find("\n\n::: {.roofline-key}");
+    if (split == std::string::npos)
+      out += woven_rest + after;
+    else
+      out += woven_rest.substr(0, split) + after + woven_rest.substr(split);
+    at = end;
+    if (end < markdown.size() && after.back() == '\n') at = end + 1;  // keep one blank line
+  }
+  out += markdown.substr(std::min(at, markdown.size()));
+  return out;
 }
 
 }  // namespace weave

@@ -17,24 +17,24 @@
 namespace weave {
 
 struct KernelResult {
-    std::string name;  // normalised result key
-    int line = 0;      // its line in the front matter
-    std::optional<double> flops, bytes;
-    Value time, bandwidth, flop_rate;  // flop_rate and bandwidth as recorded, else computed
-    // Counted by ncu in make measure's profile step, where the record has them (absent otherwise).
-    std::optional<double> dram_bytes, l2_bytes, l1_bytes, fp32_flops, tensor_flops;
-    bool measured() const { return time.state == Value::State::known; }
+  std::string name;  // normalised result key
+  int line = 0;      // its line in the front matter
+  std::optional<double> flops, bytes;
+  Value time, bandwidth, flop_rate;  // flop_rate and bandwidth as recorded, else computed
+  // Counted by ncu in make measure's profile step, where the record has them (absent otherwise).
+  std::optional<double> dram_bytes, l2_bytes, l1_bytes, fp32_flops, tensor_flops;
+  bool measured() const { return time.state == Value::State::known; }
 };
 
 // Reads and looks up the chapter's kernels; errors (a bad name, a key not in the record) name
 // the front matter's line.
-std::vector<KernelResult> kernel_results(const FrontMatter& fm, const std::string& file, const Scope& scope,
-                                         Diagnostics& diagnostics);
+std::vector<KernelResult> kernel_results(const FrontMatter& fm, const std::string& file,
+                                         const Scope& scope, Diagnostics& diagnostics);
 
 struct RooflineChapter {
-    std::string id, title, basename;
-    std::vector<KernelResult> kernels;
-    bool figure = false;  // the chapter shows ![...](roofline:ID)
+  std::string id, title, basename;
+  std::vector<KernelResult> kernels;
+  bool figure = false;  // the chapter shows ![...](roofline:ID)
 };
 
 // The roofs a figure is drawn under, by ceiling name, in B/s or FLOP/s: machine.json's measured
@@ -45,7 +45,7 @@ Roofs read_roofs(const MeasurementStore& store);
 
 // roofline-inputs.json: {gpu, ceilings: {copy_bandwidth, ...}, figures: [...], chapters: [...]};
 // each kernel with its placement (roofline_figure.h) beside its raw numbers.
-nlohmann::json roofline_inputs(const std::vector<RooflineChapter>& chapters, const MeasurementStore& store,
-                               bool book_figure);
+nlohmann::json roofline_inputs(const std::vector<RooflineChapter>& chapters,
+                               const MeasurementStore& store, bool book_figure);
 
 }  // namespace weave

@@ -9,148 +9,182 @@ namespace weave {
 namespace {
 
 struct Attributes {
-    bool value = false;  // has the class .m
-    bool misspelt = false;  // has the class .M: a typo Pandoc would render as the raw expression
-    std::string fmt;
-    int digits = 3;
-    std::string error;
+  bool value = false;     // has the class .m
+  bool misspelt = false;  // has the class .M: a typo Pandoc would render as the raw expression
+  std::string fmt;
+  int digits = 3;
+  std::string error;
 };
 
 // Reads {.m fmt="%" digits=2}: classes, key="value" and key=value pairs.
 Attributes read_attributes(const std::string& text) {
-    Attributes a;
-    size_t i = 0;
-    while (i < text.size()) {
-        if (std::isspace(static_cast<unsigned char>(text[i]))) { ++i; continue; }
-        size_t end = text.find_first_of(" \t\n", i);
-        size_t eq = text.find('=', i);
-        if (eq != std::string::npos && (end == std::string::npos || eq < end)) {
-            std::string key = text.substr(i, eq - i), value;
-            i = eq + 1;
-            if (i < text.size() && text[i] == '"') {
-                size_t close = text.find('"', i + 1);
-                if (close == std::string::npos) { a.error = "the value of " + key + "= has no closing quote"; return a; }
-                value = text.substr(i + 1, close - i - 1);
-                i = close + 1;
-            } else {
-                end = text.find_first_of(" \t\n", i);
-                value = text.substr(i, end == std::string::npos ? std::string::npos : end - i);
-                i = end == std::string::npos ? text.size() : end;
-            }
-            if (key == "fmt") a.fmt = value;
-            else if (key == "digits") a.digits = std::atoi(value.c_str());
-            else if (a.error.empty()) a.error = "unknown attribute " + key + "= (a {.m} span takes fmt= and digits=)";
-            continue;
-        }
-        std::string token = text.substr(i, end == std::string::npos ? std::string::npos : end - i);
-        if (token == ".m") a.value = true;
-        if (token == ".M") a.misspelt = true;
-        i = end == std::string::npos ? text.size() : end;
+  Attributes a;
+  size_t i = 0;
+  while (i < text.size()) {
+    if (std::isspace(static_cast<unsigned char>(text[i]))) {
+      ++i;
+      continue;
     }
-    return a;
+    size_t end = text.find_first_of(" \t\n", i);
+    size_t eq = text.find('=', i);
+    if (eq != std::string::npos && (end == std::string::npos || eq < end)) {
+      std::string key = text.substr(i, eq - i), value;
+      i = eq + 1;
+      if (i < text.size() && text[i] == '"') {
+        size_t close = text.find('"', i + 1);
+        if (close == std::string::npos) {
+          a.error = "the value of " + key + "= has no closing quote";
+          return a;
+        }
+        value = text.substr(i + 1, close - i - 1);
+        i = close + 1;
+      } else {
+        end = text.find_first_of(" \t\n", i);
+        value = text.substr(i, end == std::string::npos ? std::string::npos : end - i);
+        i = end == std::string::npos ? text.size() : end;
+      }
+      if (key == "fmt")
+        a.fmt = value;
+      else if (key == "digits")
+        a.digits = std::atoi(value.c_str());
+      else if (a.error.empty())
+        a.error = "unknown attribute " + key + "= (a {.m} span takes fmt= and digits=)";
+      continue;
+    }
+    std::string token = text.substr(i, end == std::string::npos ? std::string::npos : end - i);
+    if (token == ".m") a.value = true;
+    if (token == ".M") a.misspelt = true;
+    i = end == std::string::npos ? text.size() : end;
+  }
+  return a;
 }
 
 // The index of the ']' that closes the '[' at `open`, or npos.
 size_t closing_bracket(const std::string& s, size_t open) {
-    int depth = 0;
-    for (size_t i = open; i < s.size(); ++i) {
-        if (s[i] == '\\') { ++i; continue; }
-        if (s[i] == '[') ++depth;
-        if (s[i] == ']' && --depth == 0) return i;
-        if (s[i] == '`' || s.compare(i, 2, "\n\n") == 0) return std::string::npos;
+  int depth = 0;
+  for (size_t i = open; i < s.size(); ++i) {
+    if (s[i] == '\\') {
+      ++i;
+      continue;
     }
-    return std::string::npos;
+    if (s[i] == '[') ++depth;
+    if (s[i] == ']' && --depth == 0) return i;
+    if (s[i] == '`' || s.compare(i, 2, "\n\n") == 0) return std::string::npos;
+  }
+  return std::string::npos;
 }
 
 }  // namespace
 
 std::string attribute_text(std::string text) {
-    for (char& c : text)
-        if (c == '"') c = '\'';
-    return text;
+  for (char& c : text)
+    if (c == '"') c = '\'';
+  return text;
 }
 
-std::string value_span(const Value& value, const std::string& title, const std::string& fmt, int digits,
-                       std::string& error) {
-    if (value.state == Value::State::unmeasured)
-        return "[not yet measured]{.unmeasured title=\"" + attribute_text(title + ": " + value.message) + "\"}";
-    auto text = format_value(value.number, value.unit, fmt, digits, error);
-    if (!text) return "";
-    return "[" + *text + "]{.measured title=\"" + attribute_text(title) + "\"}";
+std::string value_span(const Value& value, const std::string& title, const std::string& fmt,
+                       int digits, std::string& error) {
+  if (value.state == Value::State::unmeasured)
+    return "[not yet measured]{.unmeasured title=\"" +
+           attribute_text(title + ": " + value.message) + "\"}";
+  auto text = format_value(value.number, value.unit, fmt, digits, error);
+  if (!text) return "";
+  return "[" + *text + "]{.measured title=\"" + attribute_text(title) + "\"}";
 }
 
 std::string weave_inline(const std::string& line, int first_line, InlineContext& context) {
-    std::string out;
-    size_t i = 0;
-    // A paragraph's lines are woven together, so a span may wrap; messages name the line it starts on.
-    auto line_at = [&](size_t position) {
-        return first_line + static_cast<int>(std::count(line.begin(), line.begin() + position, '\n'));
-    };
-    auto error = [&](const std::string& what) { context.diagnostics->error(context.file, line_at(i), what); };
-    while (i < line.size()) {
-        char c = line[i];
-        if (c == '`') {  // an inline code span: copied as written up to the matching run of backticks
-            size_t run = line.find_first_not_of('`', i) - i;
-            if (line.find_first_not_of('`', i) == std::string::npos) run = line.size() - i;
-            size_t close = line.find(std::string(run, '`'), i + run);
-            size_t end = close == std::string::npos ? line.size() : close + run;
-            out += line.substr(i, end - i);
-            i = end;
-            continue;
-        }
-        if (line.compare(i, 11, "](roofline:") == 0) {
-            size_t close = line.find(')', i);
-            std::string id = line.substr(i + 11, close == std::string::npos ? std::string::npos : close - i - 11);
-            if (close == std::string::npos) { error("a roofline figure needs ')': ![caption](roofline:ID)"); out += line.substr(i); break; }
-            std::string target = context.figure ? context.figure(id, line_at(i)) : "";
-            size_t image = out.rfind("![");
-            if (target == kUnmeasuredFigure && image != std::string::npos) {
-                std::string caption = out.substr(image + 2);
-                out.erase(image);
-                out += "[*" + caption + "*: the roofline is drawn once this GPU's ceilings are measured (not yet measured).]{.unmeasured}";
-            } else {
-                out += "](" + (target.empty() ? "roofline:" + id : target) + ")";
-            }
-            i = close + 1;
-            continue;
-        }
-        if (c == '[') {
-            size_t close = closing_bracket(line, i);
-            size_t brace_end = close != std::string::npos && close + 1 < line.size() && line[close + 1] == '{'
-                                   ? line.find('}', close + 1) : std::string::npos;
-            if (brace_end != std::string::npos) {
-                Attributes a = read_attributes(line.substr(close + 2, brace_end - close - 2));
-                if (a.misspelt && !a.value)
-                    error("[" + line.substr(i + 1, close - i - 1) + "]{.M}: a value's class is .m, lower case; "
-                          "as written the expression would be printed as it stands");
-                if (a.value) {
-                    std::string text = line.substr(i + 1, close - i - 1), problem = a.error;
-                    std::string span;
-                    if (problem.empty()) {
-                        auto expr = parse_expression(text, false, problem);
-                        if (expr) {
-                            Evaluation e = context.scope->evaluate(**expr);
-                            std::string title = to_text(**expr);
-                            if (e.terms.size() == 1 && to_text(**expr) == e.terms[0].text && !e.terms[0].detail.empty())
-                                title += ", " + e.terms[0].detail;
-                            if (e.result.state == Value::State::error) problem = e.result.message;
-                            else span = value_span(e.result, title, a.fmt, a.digits, problem);
-                            if (e.result.state == Value::State::unmeasured) context.unmeasured_lines.push_back(line_at(i));
-                        }
-                    }
-                    if (!problem.empty()) error("[" + text + "]{.m}: " + problem);
-                    out += span.empty() ? line.substr(i, brace_end + 1 - i) : span;
-                    i = brace_end + 1;
-                    continue;
-                }
-            }
-        }
-        if (line.compare(i, 3, "{.m") == 0 && (i + 3 == line.size() || !(std::isalnum(static_cast<unsigned char>(line[i + 3])) || line[i + 3] == '_' || line[i + 3] == '-')))
-            error("a malformed {.m} span: write [EXPRESSION]{.m fmt=\"...\"}, the brackets closed and the braces after them");
-        out += c;
-        ++i;
+  std::string out;
+  size_t i = 0;
+  // A paragraph's lines are woven together, so a span may wrap; messages name the line it starts
+  // on.
+  auto line_at = [&](size_t position) {
+    return first_line + static_cast<int>(std::count(line.begin(), line.begin() + position, '\n'));
+  };
+  auto error = [&](const std::string& what) {
+    context.diagnostics->error(context.file, line_at(i), what);
+  };
+  while (i < line.size()) {
+    char c = line[i];
+    if (c == '`') {  // an inline code span: copied as written up to the matching run of backticks
+      size_t run = line.find_first_not_of('`', i) - i;
+      if (line.find_first_not_of('`', i) == std::string::npos) run = line.size() - i;
+      size_t close = line.find(std::string(run, '`'), i + run);
+      size_t end = close == std::string::npos ? line.size() : close + run;
+      out += line.substr(i, end - i);
+      i = end;
+      continue;
     }
-    return out;
+    if (line.compare(i, 11, "](roofline:") == 0) {
+      size_t close = line.find(')', i);
+      std::string id =
+          line.substr(i + 11, close == std::string::npos ? std::string::npos : close - i - 11);
+      if (close == std::string::npos) {
+        error("a roofline figure needs ')': ![caption](roofline:ID)");
+        out += line.substr(i);
+        break;
+      }
+      std::string target = context.figure ? context.figure(id, line_at(i)) : "";
+      size_t image = out.rfind("![");
+      if (target == kUnmeasuredFigure && image != std::string::npos) {
+        std::string caption = out.substr(image + 2);
+        out.erase(image);
+        out += "[*" + caption +
+               "*: the roofline is drawn once this GPU's ceilings are measured (not yet "
+               "measured).]{.unmeasured}";
+      } else {
+        out += "](" + (target.empty() ? "roofline:" + id : target) + ")";
+      }
+      i = close + 1;
+      continue;
+    }
+    if (c == '[') {
+      size_t close = closing_bracket(line, i);
+      size_t brace_end =
+          close != std::string::npos && close + 1 < line.size() && line[close + 1] == '{'
+              ? line.find('}', close + 1)
+              : std::string::npos;
+      if (brace_end != std::string::npos) {
+        Attributes a = read_attributes(line.substr(close + 2, brace_end - close - 2));
+        if (a.misspelt && !a.value)
+          error("[" + line.substr(i + 1, close - i - 1) +
+                "]{.M}: a value's class is .m, lower case; "
+                "as written the expression would be printed as it stands");
+        if (a.value) {
+          std::string text = line.substr(i + 1, close - i - 1), problem = a.error;
+          std::string span;
+          if (problem.empty()) {
+            auto expr = parse_expression(text, false, problem);
+            if (expr) {
+              Evaluation e = context.scope->evaluate(**expr);
+              std::string title = to_text(**expr);
+              if (e.terms.size() == 1 && to_text(**expr) == e.terms[0].text &&
+                  !e.terms[0].detail.empty())
+                title += ", " + e.terms[0].detail;
+              if (e.result.state == Value::State::error)
+                problem = e.result.message;
+              else
+                span = value_span(e.result, title, a.fmt, a.digits, problem);
+              if (e.result.state == Value::State::unmeasured)
+                context.unmeasured_lines.push_back(line_at(i));
+            }
+          }
+          if (!problem.empty()) error("[" + text + "]{.m}: " + problem);
+          out += span.empty() ? line.substr(i, brace_end + 1 - i) : span;
+          i = brace_end + 1;
+          continue;
+        }
+      }
+    }
+    if (line.compare(i, 3, "{.m") == 0 &&
+        (i + 3 == line.size() || !(std::isalnum(static_cast<unsigned char>(line[i + 3])) ||
+                                   line[i + 3] == '_' || line[i + 3] == '-')))
+      error(
+          "a malformed {.m} span: write [EXPRESSION]{.m fmt=\"...\"}, the brackets closed and the "
+          "braces after them");
+    out += c;
+    ++i;
+  }
+  return out;
 }
 
 }  // namespace weave

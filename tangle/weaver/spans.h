@@ -16,19 +16,19 @@ namespace weave {
 inline constexpr const char* kUnmeasuredFigure = "-";
 
 struct InlineContext {
-    std::string file;  // chapters/3.1-reduction.md
-    const Scope* scope = nullptr;
-    Diagnostics* diagnostics = nullptr;
-    // Given a roofline ID and the line, returns the figure's path, kUnmeasuredFigure, or empty
-    // (having reported why).
-    std::function<std::string(const std::string& id, int line)> figure;
-    std::vector<int> unmeasured_lines;  // lines where a value is not yet measured
+  std::string file;  // chapters/3.1-reduction.md
+  const Scope* scope = nullptr;
+  Diagnostics* diagnostics = nullptr;
+  // Given a roofline ID and the line, returns the figure's path, kUnmeasuredFigure, or empty
+  // (having reported why).
+  std::function<std::string(const std::string& id, int line)> figure;
+  std::vector<int> unmeasured_lines;  // lines where a value is not yet measured
 };
 
 // The rendered span of a value: [1.23 ms]{.measured title="..."}, [not yet measured]{.unmeasured},
 // or empty with `error` set (a bad fmt for this unit).
-std::string value_span(const Value& value, const std::string& title, const std::string& fmt, int digits,
-                       std::string& error);
+std::string value_span(const Value& value, const std::string& title, const std::string& fmt,
+                       int digits, std::string& error);
 
 // `title` made safe for a Pandoc attribute value.
 std::string attribute_text(std::string text);

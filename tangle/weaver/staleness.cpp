@@ -10,66 +10,67 @@ namespace weave {
 namespace fs = std::filesystem;
 
 Manifest Manifest::read(const fs::path& root) {
-    Manifest m;
-    std::ifstream in(root / "src" / ".tangle-manifest");
-    if (!in) return m;
-    m.present_ = true;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        size_t tab = line.find('\t');
-        if (line.empty() || line[0] == '#' || tab == std::string::npos) continue;
-        m.entries_.emplace_back(line.substr(0, tab), line.substr(tab + 1));
-    }
-    return m;
+  Manifest m;
+  std::ifstream in(root / "src" / ".tangle-manifest");
+  if (!in) return m;
+  m.present_ = true;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    size_t tab = line.find('\t');
+    if (line.empty() || line[0] == '#' || tab == std::string::npos) continue;
+    m.entries_.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+  }
+  return m;
 }
 
-std::vector<std::string> Manifest::files_of(const std::string& id, const std::string& chapter_path) const {
-    std::string name = fs::path(chapter_path).filename().string();
-    std::vector<std::string> files;
-    for (const auto& [chapter, path] : entries_)
-        if (chapter == id || chapter == chapter_path || chapter == name) files.push_back(path);
-    return files;
+std::vector<std::string> Manifest::files_of(const std::string& id,
+                                            const std::string& chapter_path) const {
+  std::string name = fs::path(chapter_path).filename().string();
+  std::vector<std::string> files;
+  for (const auto& [chapter, path] : entries_)
+    if (chapter == id || chapter == chapter_path || chapter == name) files.push_back(path);
+  return files;
 }
 
 std::vector<std::string> Manifest::files_under(const std::string& folder) const {
-    std::vector<std::string> files;
-    for (const auto& [chapter, path] : entries_)
-        if (path.starts_with(folder)) files.push_back(path);
-    return files;
+  std::vector<std::string> files;
+  for (const auto& [chapter, path] : entries_)
+    if (path.starts_with(folder)) files.push_back(path);
+  return files;
 }
 
 // A tangled file's bytes less its `#line` directives: they move whenever prose above a block grows
 // or shrinks, and a prose edit must not make a chapter's numbers look stale. (tangle/measure.py
 // hashes the same way; book/CONVENTIONS.md states the rule.)
 static std::string code_bytes(const std::string& bytes) {
-    std::string code;
-    code.reserve(bytes.size());
-    size_t start = 0;
-    while (start < bytes.size()) {
-        size_t end = bytes.find('\n', start);
-        end = end == std::string::npos ? bytes.size() : end + 1;
-        if (bytes.compare(start, 6, "#line ") != 0) code.append(bytes, start, end - start);
-        start = end;
-    }
-    return code;
+  std::string code;
+  code.reserve(bytes.size());
+  size_t start = 0;
+  while (start < bytes.size()) {
+    size_t end = bytes.find('\n', start);
+    end = end == std::string::npos ? bytes.size() : end + 1;
+    if (bytes.compare(start, 6, "#line ") != 0) code.append(bytes, start, end - start);
+    start = end;
+  }
+  return code;
 }
 
 std::string sources_sha256(const fs::path& root, std::vector<std::string> paths) {
-    std::sort(paths.begin(), paths.end());
-    paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
-    Sha256 hash;
-    for (const auto& path : paths) {
-        std::ifstream in(root / path, std::ios::binary);
-        if (!in) continue;
-        std::stringstream bytes;
-        bytes << in.rdbuf();
-        hash.update(path);
-        hash.update(std::string_view("\0", 1));
-        hash.update(code_bytes(bytes.str()));
-        hash.update(std::string_view("\0", 1));
-    }
-    return hash.hex();
+  std::sort(paths.begin(), paths.end());
+  paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+  Sha256 hash;
+  for (const auto& path : paths) {
+    std::ifstream in(root / path, std::ios::binary);
+    if (!in) continue;
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    hash.update(path);
+    hash.update(std::string_view("\0", 1));
+    hash.update(code_bytes(bytes.str()));
+    hash.update(std::string_view("\0", 1));
+  }
+  return hash.hex();
 }
 
 }  // namespace weave

@@ -14,28 +14,30 @@
 namespace weave {
 
 struct SymbolDef {
-    std::string name;     // B_copy
-    std::string latex;    // B_\text{copy}
-    std::string meaning;  // measured copy bandwidth, bytes read plus written per second
-    std::string unit;     // B/s: the unit its value is shown in
-    std::string source;   // machine : copy_bandwidth, or an expression over machine values
-    ExprPtr expr;         // source, parsed
+  std::string name;     // B_copy
+  std::string latex;    // B_\text{copy}
+  std::string meaning;  // measured copy bandwidth, bytes read plus written per second
+  std::string unit;     // B/s: the unit its value is shown in
+  std::string source;   // machine : copy_bandwidth, or an expression over machine values
+  ExprPtr expr;         // source, parsed
 };
 
 class SymbolTable {
-public:
-    // `shown` names the file in messages (book/symbols.json).
-    static SymbolTable read(const std::filesystem::path& path, const std::string& shown, Diagnostics& diagnostics);
-    const SymbolDef* find(const std::string& name) const;
-    const std::vector<SymbolDef>& all() const { return symbols_; }
-    std::string names() const;  // "B_copy, F_fp32, ..." for messages
+ public:
+  // `shown` names the file in messages (book/symbols.json).
+  static SymbolTable read(const std::filesystem::path& path, const std::string& shown,
+                          Diagnostics& diagnostics);
+  const SymbolDef* find(const std::string& name) const;
+  const std::vector<SymbolDef>& all() const { return symbols_; }
+  std::string names() const;  // "B_copy, F_fp32, ..." for messages
 
-private:
-    std::vector<SymbolDef> symbols_;
+ private:
+  std::vector<SymbolDef> symbols_;
 };
 
 // A symbol's value on this generation. The declared unit is the one shown: the source gives the
-// number (2 * memory clock * bus bits / 8 is a byte rate even though its parts are a clock and bits).
+// number (2 * memory clock * bus bits / 8 is a byte rate even though its parts are a clock and
+// bits).
 Value symbol_value(const SymbolDef& symbol, const Scope& scope);
 
 // symbol -> (chapter id, chapter basename) of every chapter that declares it, in book order.
@@ -43,7 +45,8 @@ using SymbolUsers = std::map<std::string, std::vector<std::pair<std::string, std
 
 // Appendix B's table (::: symbols-table :::): every symbol, its meaning, unit, source, this
 // generation's value and the chapters that use it, linked to their pages (<basename>.html).
-std::vector<std::string> render_symbols_table(const SymbolTable& table, const SymbolUsers& users, const Scope& scope,
-                                              const std::string& file, int line, Diagnostics& diagnostics);
+std::vector<std::string> render_symbols_table(const SymbolTable& table, const SymbolUsers& users,
+                                              const Scope& scope, const std::string& file, int line,
+                                              Diagnostics& diagnostics);
 
 }  // namespace weave

@@ -19,6 +19,7 @@ std::string replace_invalid_utf8(std::string_view text);
 
 // Checks a file's lines (line 1 first): an error for each line with an invalid byte (the first
 // few, then a count), and the line repaired as above. False if any line was invalid.
-bool check_utf8_lines(std::vector<std::string>& lines, const std::string& file, Diagnostics& diagnostics);
+bool check_utf8_lines(std::vector<std::string>& lines, const std::string& file,
+                      Diagnostics& diagnostics);
 
 }  // namespace weave

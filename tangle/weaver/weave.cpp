@@ -15,147 +15,164 @@ namespace {
 fs::path under(const fs::path& root, const fs::path& p) { return p.is_absolute() ? p : root / p; }
 
 std::optional<std::vector<std::string>> read_lines(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::vector<std::string> lines;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (lines.empty() && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);  // a byte-order mark: no part of the text
-        lines.push_back(line);
-    }
-    return lines;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (lines.empty() && line.starts_with("\xEF\xBB\xBF"))
+      line.erase(0, 3);  // a byte-order mark: no part of the text
+    lines.push_back(line);
+  }
+  return lines;
 }
 
-// book/chapters.txt: one chapter path a line, '#' comments; each chapter read with its front matter.
+// book/chapters.txt: one chapter path a line, '#' comments; each chapter read with its front
+// matter.
 std::vector<Chapter> read_chapters(const Options& o, Diagnostics& diagnostics) {
-    std::vector<Chapter> chapters;
-    auto list = read_lines(under(o.root, o.book));
-    if (!list) {
-        diagnostics.error(o.book.string(), 0, "cannot be read: it lists the chapters in book order");
-        return chapters;
-    }
-    std::map<std::string, int> id_line;
-    std::vector<std::string> paths = *list;
-    check_utf8_lines(paths, o.book.string(), diagnostics);
-    for (size_t i = 0; i < list->size(); ++i) {
-        if (paths[i] != (*list)[i]) continue;  // not UTF-8: said above, and no file has the repaired name
-        std::string path = (*list)[i];
-        path = path.substr(0, path.find('#'));
-        while (!path.empty() && std::isspace(static_cast<unsigned char>(path.back()))) path.pop_back();
-        if (path.empty()) continue;
-        std::error_code ignored;  // a chapter is part of the book: under its root, links followed
-        fs::path inside = fs::weakly_canonical(under(o.root, path), ignored)
-                              .lexically_relative(fs::weakly_canonical(o.root, ignored));
-        if (fs::path(path).is_absolute() || inside.empty() || *inside.begin() == "..") {
-            diagnostics.error(o.book.string(), static_cast<int>(i) + 1,
-                              path + " is outside the book's root: a chapter is a path under it, such as "
-                                     "chapters/3.1-reduction.md");
-            continue;
-        }
-        auto lines = read_lines(under(o.root, path));
-        if (!lines) {
-            diagnostics.error(o.book.string(), static_cast<int>(i) + 1, path + " does not exist: write it, or remove this line");
-            continue;
-        }
-        check_utf8_lines(*lines, path, diagnostics);  // before the front matter: a title is a line too
-        Chapter c{path, fs::path(path).stem().string(), *lines, {}};
-        c.fm = read_front_matter(c.lines, path, diagnostics);
-        if (c.fm.id.empty()) diagnostics.error(path, 1, "the front matter needs an id: (id: \"3.1\")");
-        else if (id_line.count(c.fm.id))
-            diagnostics.error(path, 1, "the id \"" + c.fm.id + "\" is already used by another chapter");
-        id_line[c.fm.id] = static_cast<int>(i) + 1;
-        chapters.push_back(std::move(c));
-    }
+  std::vector<Chapter> chapters;
+  auto list = read_lines(under(o.root, o.book));
+  if (!list) {
+    diagnostics.error(o.book.string(), 0, "cannot be read: it lists the chapters in book order");
     return chapters;
+  }
+  std::map<std::string, int> id_line;
+  std::vector<std::string> paths = *list;
+  check_utf8_lines(paths, o.book.string(), diagnostics);
+  for (size_t i = 0; i < list->size(); ++i) {
+    if (paths[i] != (*list)[i])
+      continue;  // not UTF-8: said above, and no file has the repaired name
+    std::string path = (*list)[i];
+    path = path.substr(0, path.find('#'));
+    while (!path.empty() && std::isspace(static_cast<unsigned char>(path.back()))) path.pop_back();
+    if (path.empty()) continue;
+    std::error_code ignored;  // a chapter is part of the book: under its root, links followed
+    fs::path inside = fs::weakly_canonical(under(o.root, path), ignored)
+                          .lexically_relative(fs::weakly_canonical(o.root, ignored));
+    if (fs::path(path).is_absolute() || inside.empty() || *inside.begin() == "..") {
+      diagnostics.error(o.book.string(), static_cast<int>(i) + 1,
+                        path +
+                            " is outside the book's root: a chapter is a path under it, such as "
+                            "chapters/3.1-reduction.md");
+      continue;
+    }
+    auto lines = read_lines(under(o.root, path));
+    if (!lines) {
+      diagnostics.error(o.book.string(), static_cast<int>(i) + 1,
+                        path + " does not exist: write it, or remove this line");
+      continue;
+    }
+    check_utf8_lines(*lines, path, diagnostics);  // before the front matter: a title is a line too
+    Chapter c{path, fs::path(path).stem().string(), *lines, {}};
+    c.fm = read_front_matter(c.lines, path, diagnostics);
+    if (c.fm.id.empty())
+      diagnostics.error(path, 1, "the front matter needs an id: (id: \"3.1\")");
+    else if (id_line.count(c.fm.id))
+      diagnostics.error(path, 1, "the id \"" + c.fm.id + "\" is already used by another chapter");
+    id_line[c.fm.id] = static_cast<int>(i) + 1;
+    chapters.push_back(std::move(c));
+  }
+  return chapters;
 }
 
 // A record, or machine.json, whose chapter's code has changed since it was measured is stale: a
 // result or ceiling it lacks is then "not yet measured" (the next make measure adds it), not an
 // error. machine.json belongs to the chapter whose src is the harness (bench).
 void mark_stale_records(MeasurementStore& store, const BookContext& book) {
-    for (auto& [id, record] : store.records)
-        if (auto chapter = book.chapters_by_id.find(id); chapter != book.chapters_by_id.end())
-            record.stale = is_stale(*chapter->second, record, book);
-    auto harness = book.chapter_of_src.find("bench");
-    if (!store.machine || harness == book.chapter_of_src.end()) return;
-    auto chapter = book.chapters_by_id.find(harness->second);
-    if (chapter == book.chapters_by_id.end()) return;
-    Record as_recorded;
-    as_recorded.sources_sha256 = store.machine->sources_sha256;
-    if (const Record* record = store.record(harness->second)) as_recorded.sources = record->sources;
-    store.machine->stale = is_stale(*chapter->second, as_recorded, book);
+  for (auto& [id, record] : store.records)
+    if (auto chapter = book.chapters_by_id.find(id); chapter != book.chapters_by_id.end())
+      record.stale = is_stale(*chapter->second, record, book);
+  auto harness = book.chapter_of_src.find("bench");
+  if (!store.machine || harness == book.chapter_of_src.end()) return;
+  auto chapter = book.chapters_by_id.find(harness->second);
+  if (chapter == book.chapters_by_id.end()) return;
+  Record as_recorded;
+  as_recorded.sources_sha256 = store.machine->sources_sha256;
+  if (const Record* record = store.record(harness->second)) as_recorded.sources = record->sources;
+  store.machine->stale = is_stale(*chapter->second, as_recorded, book);
 }
 
 }  // namespace
 
-std::optional<std::map<std::string, std::string>> weave_book(const Options& o, Diagnostics& diagnostics) {
-    std::vector<Chapter> chapters = read_chapters(o, diagnostics);
-    MeasurementStore store = load_measurements(o.root, o.measurements, o.gpu, diagnostics);
-    SymbolTable symbols = SymbolTable::read(under(o.root, o.symbols), o.symbols.string(), diagnostics);
-    Manifest manifest = Manifest::read(o.root);
+std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
+                                                             Diagnostics& diagnostics) {
+  std::vector<Chapter> chapters = read_chapters(o, diagnostics);
+  MeasurementStore store = load_measurements(o.root, o.measurements, o.gpu, diagnostics);
+  SymbolTable symbols =
+      SymbolTable::read(under(o.root, o.symbols), o.symbols.string(), diagnostics);
+  Manifest manifest = Manifest::read(o.root);
 
-    BookContext book;
-    book.root = o.root;
-    book.store = &store;
-    book.symbols = &symbols;
-    book.manifest = &manifest;
-    book.strict = o.strict;
-    book.measured_now = o.measured_now;
-    for (const Chapter& c : chapters) {
-        book.chapters_by_id[c.fm.id] = &c;
-        if (!c.fm.src.empty()) book.chapter_of_src[c.fm.src] = c.fm.id;
-        for (const Named& s : c.fm.symbols) book.symbol_users[s.name].emplace_back(c.fm.id, c.basename);
-    }
-    for (const auto& [id, record] : store.records)
-        if (!book.chapters_by_id.count(id))
-            diagnostics.error(record.file, 0, "is a record for chapter \"" + id + "\", but no chapter in " + o.book.string() +
-                                                  " has that id: remove the record or fix the chapter's id");
-    mark_stale_records(store, book);
-    std::error_code ec;
-    if (o.measurements_named && !fs::is_directory(under(o.root, o.measurements), ec))
-        diagnostics.error(o.measurements.string(), 0, "is not a folder of measurement records: check the --measurements "
-                                                      "path (book/measurements, or one GPU's folder in it)");
-    else if (store.folder.empty())
-        diagnostics.warning(o.measurements.string(), 0, "holds no measurement records: every value renders as 'not yet measured'");
-    if (!store.folder.empty() && !store.machine && !store.machine_unreadable)
-        diagnostics.warning(store.folder, 0, "has no machine.json: the ceilings and device properties are not yet measured");
+  BookContext book;
+  book.root = o.root;
+  book.store = &store;
+  book.symbols = &symbols;
+  book.manifest = &manifest;
+  book.strict = o.strict;
+  book.measured_now = o.measured_now;
+  for (const Chapter& c : chapters) {
+    book.chapters_by_id[c.fm.id] = &c;
+    if (!c.fm.src.empty()) book.chapter_of_src[c.fm.src] = c.fm.id;
+    for (const Named& s : c.fm.symbols) book.symbol_users[s.name].emplace_back(c.fm.id, c.basename);
+  }
+  for (const auto& [id, record] : store.records)
+    if (!book.chapters_by_id.count(id))
+      diagnostics.error(record.file, 0,
+                        "is a record for chapter \"" + id + "\", but no chapter in " +
+                            o.book.string() +
+                            " has that id: remove the record or fix the chapter's id");
+  mark_stale_records(store, book);
+  std::error_code ec;
+  if (o.measurements_named && !fs::is_directory(under(o.root, o.measurements), ec))
+    diagnostics.error(o.measurements.string(), 0,
+                      "is not a folder of measurement records: check the --measurements "
+                      "path (book/measurements, or one GPU's folder in it)");
+  else if (store.folder.empty())
+    diagnostics.warning(o.measurements.string(), 0,
+                        "holds no measurement records: every value renders as 'not yet measured'");
+  if (!store.folder.empty() && !store.machine && !store.machine_unreadable)
+    diagnostics.warning(
+        store.folder, 0,
+        "has no machine.json: the ceilings and device properties are not yet measured");
 
-    std::vector<WovenChapter> woven;
-    for (const Chapter& c : chapters) woven.push_back({&c, weave_chapter(c, book, diagnostics)});
+  std::vector<WovenChapter> woven;
+  for (const Chapter& c : chapters) woven.push_back({&c, weave_chapter(c, book, diagnostics)});
 
-    std::vector<RooflineChapter> points;
-    std::set<std::string> figures;
-    for (const auto& w : woven) figures.insert(w.output.figures.begin(), w.output.figures.end());
-    for (const auto& w : woven)
-        points.push_back({w.chapter->fm.id, w.chapter->fm.title, w.chapter->basename, w.output.kernels,
-                          figures.count(w.chapter->fm.id) > 0});
+  std::vector<RooflineChapter> points;
+  std::set<std::string> figures;
+  for (const auto& w : woven) figures.insert(w.output.figures.begin(), w.output.figures.end());
+  for (const auto& w : woven)
+    points.push_back({w.chapter->fm.id, w.chapter->fm.title, w.chapter->basename, w.output.kernels,
+                      figures.count(w.chapter->fm.id) > 0});
 
-    if (diagnostics.has_errors()) return std::nullopt;
-    // Each roofline figure gets its alt text, its key table and, where counted, its levels figure.
-    Roofs roofs = read_roofs(store);
-    std::map<std::string, std::vector<PlacedPoint>> placed;
-    for (const auto& c : points) {
-        placed[c.id] = place_points(c.id, c.kernels, roofs, 1);
-        auto book_points = place_points(c.id, c.kernels, roofs, static_cast<int>(placed["book"].size()) + 1);
-        placed["book"].insert(placed["book"].end(), book_points.begin(), book_points.end());
-    }
-    std::map<std::string, std::string> files;
-    for (const auto& w : woven)
-        files[w.chapter->basename + ".md"] = w.output.figures.empty() ? w.output.markdown
-                                                                       : annotate_figures(w.output.markdown, placed, roofs);
-    files["book.json"] = book_json(woven, store, book).dump(2) + "\n";
-    files["claims.json"] = claims_json(woven).dump(2) + "\n";
-    files["claims.md"] = claims_markdown(woven, store);
-    files["symbols.json"] = symbols_json(woven, book).dump(2) + "\n";
-    files["roofline-inputs.json"] = roofline_inputs(points, store, figures.count("book") > 0).dump(2) + "\n";
-    return files;
+  if (diagnostics.has_errors()) return std::nullopt;
+  // Each roofline figure gets its alt text, its key table and, where counted, its levels figure.
+  Roofs roofs = read_roofs(store);
+  std::map<std::string, std::vector<PlacedPoint>> placed;
+  for (const auto& c : points) {
+    placed[c.id] = place_points(c.id, c.kernels, roofs, 1);
+    auto book_points =
+        place_points(c.id, c.kernels, roofs, static_cast<int>(placed["book"].size()) + 1);
+    placed["book"].insert(placed["book"].end(), book_points.begin(), book_points.end());
+  }
+  std::map<std::string, std::string> files;
+  for (const auto& w : woven)
+    files[w.chapter->basename + ".md"] = w.output.figures.empty()
+                                             ? w.output.markdown
+                                             : annotate_figures(w.output.markdown, placed, roofs);
+  files["book.json"] = book_json(woven, store, book).dump(2) + "\n";
+  files["claims.json"] = claims_json(woven).dump(2) + "\n";
+  files["claims.md"] = claims_markdown(woven, store);
+  files["symbols.json"] = symbols_json(woven, book).dump(2) + "\n";
+  files["roofline-inputs.json"] =
+      roofline_inputs(points, store, figures.count("book") > 0).dump(2) + "\n";
+  return files;
 }
 
 int run(const Options& options, Diagnostics& diagnostics) {
-    auto files = weave_book(options, diagnostics);
-    if (!files) return 2;
-    return write_outputs(under(options.root, options.out), *files, diagnostics) ? 0 : 2;
+  auto files = weave_book(options, diagnostics);
+  if (!files) return 2;
+  return write_outputs(under(options.root, options.out), *files, diagnostics) ? 0 : 2;
 }
 
 }  // namespace weave

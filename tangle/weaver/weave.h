@@ -15,19 +15,21 @@
 namespace weave {
 
 struct Options {
-    std::filesystem::path root = ".";                      // the repository; relative paths below are under it
-    std::filesystem::path book = "book/chapters.txt";      // the chapters in order
-    std::filesystem::path measurements = "book/measurements";  // one GPU's folder, or the folder of GPUs
-    std::filesystem::path symbols = "book/symbols.json";
-    std::filesystem::path out = "build/book/woven";
-    std::string gpu;            // the GPU's slug, when the folder holds several
-    bool strict = false;        // stale chapters, broken claims and unmeasured values are errors
-    bool measured_now = false;  // the records were written by this very build
-    bool measurements_named = false;  // --measurements was given: the folder must then exist
+  std::filesystem::path root = ".";  // the repository; relative paths below are under it
+  std::filesystem::path book = "book/chapters.txt";  // the chapters in order
+  std::filesystem::path measurements =
+      "book/measurements";  // one GPU's folder, or the folder of GPUs
+  std::filesystem::path symbols = "book/symbols.json";
+  std::filesystem::path out = "build/book/woven";
+  std::string gpu;            // the GPU's slug, when the folder holds several
+  bool strict = false;        // stale chapters, broken claims and unmeasured values are errors
+  bool measured_now = false;  // the records were written by this very build
+  bool measurements_named = false;  // --measurements was given: the folder must then exist
 };
 
 // Everything the weaver would write (file name -> content), or nothing when there were errors.
-std::optional<std::map<std::string, std::string>> weave_book(const Options& options, Diagnostics& diagnostics);
+std::optional<std::map<std::string, std::string>> weave_book(const Options& options,
+                                                             Diagnostics& diagnostics);
 
 // weave_book, then write the files all or nothing. Returns the exit status: 0, or 2 on errors.
 int run(const Options& options, Diagnostics& diagnostics);

@@ -36,7 +36,8 @@ std::string chapter_text(int chapter) {
     md << "```{.cuda file=src/" << folder << "/part" << file << ".cu}\n#include <cstdio>\n"
        << "__global__ void kernel" << file << "(float* out, int n) {\n"
        << "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i >= n) return;\n";
-    for (int use = 0; use < 4; ++use) md << "  <<" << folder << "-step-" << file * 4 + use << ">>\n";
+    for (int use = 0; use < 4; ++use)
+      md << "  <<" << folder << "-step-" << file * 4 + use << ">>\n";
     md << "}\n```\n\n";
     for (int use = 0; use < 4; ++use) {
       int id = file * 4 + use;
@@ -49,7 +50,8 @@ std::string chapter_text(int chapter) {
 }
 
 // Memory-backed /dev/shm where there is one, so the figure measures the tangler rather than the
-// disk (creating 2000 files on a busy ext4 disk alone can take seconds); TANGLE_BENCH_DIR overrides.
+// disk (creating 2000 files on a busy ext4 disk alone can take seconds); TANGLE_BENCH_DIR
+// overrides.
 fs::path bench_folder() {
   if (const char* chosen = std::getenv("TANGLE_BENCH_DIR")) return chosen;
   std::error_code error;
@@ -86,9 +88,10 @@ int main() {
   fs::remove_all(root);
 
   std::printf("in %s\n", root.parent_path().c_str());
-  std::printf("tangle: %d chapters x %d blocks (%d files): %.3f s writing every file, %.3f s with "
-              "nothing to write (limit %.1f s)\n",
-              kChapters, kBlocksPerChapter, kChapters * 10, seconds[0], seconds[1], kLimitSeconds);
+  std::printf(
+      "tangle: %d chapters x %d blocks (%d files): %.3f s writing every file, %.3f s with "
+      "nothing to write (limit %.1f s)\n",
+      kChapters, kBlocksPerChapter, kChapters * 10, seconds[0], seconds[1], kLimitSeconds);
   if (status[0] != 0 || status[1] != 0) {
     std::fprintf(stderr, "tangle failed:\n%s", err.str().c_str());
     return 1;

@@ -55,9 +55,11 @@ TEST(Errors, TwoChaptersGiveOneFileDifferentLanguages) {
 }
 
 TEST(Errors, ChapterWritesOutsideItsSrcFolder) {
-  std::vector<std::string> errors = errors_of(
-      {{"chapters/a.md", "---\nsrc: reduce\n---\n```{.cuda file=src/reduce/k.cu}\n```\n"},
-       {"chapters/b.md", "---\ntitle: x\nsrc: \"matmul\" # its folder\n---\n\n```{.cuda file=src/reduce/k.cu}\n```\n"}});
+  std::vector<std::string> errors =
+      errors_of({{"chapters/a.md", "---\nsrc: reduce\n---\n```{.cuda file=src/reduce/k.cu}\n```\n"},
+                 {"chapters/b.md",
+                  "---\ntitle: x\nsrc: \"matmul\" # its folder\n---\n\n```{.cuda "
+                  "file=src/reduce/k.cu}\n```\n"}});
   expect_one_error(errors, "chapters/b.md:6", "outside this chapter's folder src/matmul/");
 }
 
@@ -81,7 +83,8 @@ TEST(Errors, FileWithDotDot) {
 
 TEST(Errors, FileOutsideSrc) {
   expect_one_error(errors_of("```{.cpp file=lib/a.cpp}\n```\n"), "chapters/a.md:1", "outside src/");
-  expect_one_error(errors_of("```{.cpp file=srcs/a.cpp}\n```\n"), "chapters/a.md:1", "outside src/");
+  expect_one_error(errors_of("```{.cpp file=srcs/a.cpp}\n```\n"), "chapters/a.md:1",
+                   "outside src/");
 }
 
 TEST(Errors, EmptyFile) {
@@ -115,23 +118,30 @@ TEST(Errors, UnterminatedFenceClosedOnlyByItsContainer) {
 }
 
 TEST(Errors, FencesClosedInsideContainersAreFine) {
-  std::string text = "> ```{.cpp file=src/a.cpp}\n> int x;\n> ```\n\n- item\n\n  ```{.cpp file=src/b.cpp}\n  int y;\n  ```\n";
+  std::string text =
+      "> ```{.cpp file=src/a.cpp}\n> int x;\n> ```\n\n- item\n\n  ```{.cpp file=src/b.cpp}\n  int "
+      "y;\n  ```\n";
   EXPECT_TRUE(errors_of(text).empty()) << ::testing::PrintToString(errors_of(text));
 }
 
 TEST(Errors, MalformedAttributes) {
-  expect_one_error(errors_of("```{.cpp file=src/a.cpp\n```\n"), "chapters/a.md:1", "never closed: end it with '}'");
+  expect_one_error(errors_of("```{.cpp file=src/a.cpp\n```\n"), "chapters/a.md:1",
+                   "never closed: end it with '}'");
   expect_one_error(errors_of("```{.cpp bogus}\n```\n"), "chapters/a.md:1", "bad token 'bogus'");
   expect_one_error(errors_of("```{.cpp =x}\n```\n"), "chapters/a.md:1", "bad token '=x'");
-  expect_one_error(errors_of("~~~{.cpp file=`src/a.cpp`}\n~~~\n"), "chapters/a.md:1", "unknown quote");
-  expect_one_error(errors_of("```{.cpp file=\xE2\x80\x9Csrc/a.cpp\xE2\x80\x9D}\n```\n"), "chapters/a.md:1",
+  expect_one_error(errors_of("~~~{.cpp file=`src/a.cpp`}\n~~~\n"), "chapters/a.md:1",
                    "unknown quote");
-  expect_one_error(errors_of("```{.cpp file=\"src/a.cpp}\n```\n"), "chapters/a.md:1", "never closed");
-  expect_one_error(errors_of("```{.cpp file=src/a.cpp} extra\n```\n"), "chapters/a.md:1", "after the closing '}'");
+  expect_one_error(errors_of("```{.cpp file=\xE2\x80\x9Csrc/a.cpp\xE2\x80\x9D}\n```\n"),
+                   "chapters/a.md:1", "unknown quote");
+  expect_one_error(errors_of("```{.cpp file=\"src/a.cpp}\n```\n"), "chapters/a.md:1",
+                   "never closed");
+  expect_one_error(errors_of("```{.cpp file=src/a.cpp} extra\n```\n"), "chapters/a.md:1",
+                   "after the closing '}'");
   expect_one_error(errors_of("```{.cpp # }\n```\n"), "chapters/a.md:1", "no chunk name");
   expect_one_error(errors_of("```{. #x}\n```\n"), "chapters/a.md:1", "no language");
   expect_one_error(errors_of("```{#x}\n```\n"), "chapters/a.md:1", "needs a language");
-  expect_one_error(errors_of("```cuda file=src/a.cu\n```\n"), "chapters/a.md:1", "must be in braces");
+  expect_one_error(errors_of("```cuda file=src/a.cu\n```\n"), "chapters/a.md:1",
+                   "must be in braces");
 }
 
 TEST(Errors, UnusedChunkIsAnError) {
@@ -146,18 +156,20 @@ TEST(Errors, BlockWithBothFileAndId) {
   std::string message = errors_of("```{.cpp file=src/a.cpp #a}\n```\n").at(0);
   EXPECT_NE(message.find("write ```{.cpp #a} for the chunk and a block ```{.cpp file=src/a.cpp} "
                          "holding the line <<a>>"),
-            std::string::npos) << message;
+            std::string::npos)
+      << message;
 }
 
 TEST(Errors, ReferenceToAChunkOfAnotherLanguageIsFine) {
-  std::string text = "```{.cpp file=src/a.cpp}\n<<numbers>>\n```\n```{.python #numbers}\nx = 1\n```\n";
+  std::string text =
+      "```{.cpp file=src/a.cpp}\n<<numbers>>\n```\n```{.python #numbers}\nx = 1\n```\n";
   EXPECT_TRUE(errors_of(text).empty());
 }
 
 TEST(Errors, AllErrorsAreReportedInBookOrder) {
-  std::vector<std::string> errors =
-      errors_of({{"chapters/a.md", "```{.cpp file=/abs}\n```\n```{.cpp file=src/a.cpp}\n<<gone>>\n```\n"},
-                 {"chapters/b.md", "```{.cpp #spare}\n```\n```{.cpp bad token}\n```\n"}});
+  std::vector<std::string> errors = errors_of(
+      {{"chapters/a.md", "```{.cpp file=/abs}\n```\n```{.cpp file=src/a.cpp}\n<<gone>>\n```\n"},
+       {"chapters/b.md", "```{.cpp #spare}\n```\n```{.cpp bad token}\n```\n"}});
   ASSERT_EQ(errors.size(), 4u) << ::testing::PrintToString(errors);
   EXPECT_TRUE(errors[0].starts_with("chapters/a.md:1: ")) << errors[0];
   EXPECT_TRUE(errors[1].starts_with("chapters/a.md:4: ")) << errors[1];
@@ -185,7 +197,8 @@ TEST(Errors, MissingChapterNamesTheBookListLine) {
   book.list({"chapters/absent.md"});
   testing::RunResult result = book.tangle();
   EXPECT_EQ(result.status, 2);
-  EXPECT_TRUE(result.err.starts_with("book/chapters.txt:2: chapters/absent.md cannot be read")) << result.err;
+  EXPECT_TRUE(result.err.starts_with("book/chapters.txt:2: chapters/absent.md cannot be read"))
+      << result.err;
 }
 
 TEST(Errors, MissingBookList) {
@@ -201,7 +214,8 @@ TEST(Errors, ChapterListedTwice) {
   book.write("chapters/a.md", "text\n");
   testing::RunResult result = book.tangle();
   EXPECT_EQ(result.status, 2);
-  EXPECT_TRUE(result.err.starts_with("book/chapters.txt:3: chapters/a.md is listed twice")) << result.err;
+  EXPECT_TRUE(result.err.starts_with("book/chapters.txt:3: chapters/a.md is listed twice"))
+      << result.err;
 }
 
 }  // namespace

@@ -13,7 +13,9 @@ namespace fs = std::filesystem;
 using testing::RunResult;
 using testing::TestBook;
 
-const std::string kA = "---\nsrc: a\n---\n```{.cpp file=src/a/one.cpp}\nint one;\n```\n```{.cpp file=src/a/two.cpp}\nint two;\n```\n";
+const std::string kA =
+    "---\nsrc: a\n---\n```{.cpp file=src/a/one.cpp}\nint one;\n```\n```{.cpp "
+    "file=src/a/two.cpp}\nint two;\n```\n";
 const std::string kB = "---\nsrc: b\n---\n```{.cpp file=src/b/b.cpp}\nint b;\n```\n";
 
 // A book of two chapters, tangled once.
@@ -25,9 +27,12 @@ struct TwoChapters : ::testing::Test {
     RunResult first = book.tangle();
     ASSERT_EQ(first.status, 0) << first.err;
   }
-  fs::file_time_type age(const std::string& relative) { return fs::last_write_time(book.root() / relative); }
+  fs::file_time_type age(const std::string& relative) {
+    return fs::last_write_time(book.root() / relative);
+  }
   void make_old(const std::string& relative) {
-    fs::last_write_time(book.root() / relative, fs::file_time_type::clock::now() - std::chrono::hours(1));
+    fs::last_write_time(book.root() / relative,
+                        fs::file_time_type::clock::now() - std::chrono::hours(1));
   }
   TestBook book;
 };
@@ -35,14 +40,19 @@ struct TwoChapters : ::testing::Test {
 TEST_F(TwoChapters, WritesTheFilesAndTheManifest) {
   EXPECT_TRUE(book.read("src/a/one.cpp").ends_with("int one;\n"));
   EXPECT_TRUE(book.read("src/b/b.cpp").ends_with("int b;\n"));
-  EXPECT_EQ(book.read("src/.tangle-manifest"),
-            "chapters/a.md\tsrc/a/one.cpp\nchapters/a.md\tsrc/a/two.cpp\nchapters/b.md\tsrc/b/b.cpp\n");
+  EXPECT_EQ(
+      book.read("src/.tangle-manifest"),
+      "chapters/a.md\tsrc/a/one.cpp\nchapters/a.md\tsrc/a/two.cpp\nchapters/b.md\tsrc/b/b.cpp\n");
 }
 
 TEST_F(TwoChapters, RewritesOnlyFilesWhoseContentChanged) {
-  for (const char* path : {"src/a/one.cpp", "src/a/two.cpp", "src/b/b.cpp", "src/.tangle-manifest"}) make_old(path);
-  auto one = age("src/a/one.cpp"), two = age("src/a/two.cpp"), b = age("src/b/b.cpp"), manifest = age("src/.tangle-manifest");
-  book.write("chapters/a.md", "---\nsrc: a\n---\n```{.cpp file=src/a/one.cpp}\nint one;\n```\n```{.cpp file=src/a/two.cpp}\nint two_changed;\n```\n");
+  for (const char* path : {"src/a/one.cpp", "src/a/two.cpp", "src/b/b.cpp", "src/.tangle-manifest"})
+    make_old(path);
+  auto one = age("src/a/one.cpp"), two = age("src/a/two.cpp"), b = age("src/b/b.cpp"),
+       manifest = age("src/.tangle-manifest");
+  book.write("chapters/a.md",
+             "---\nsrc: a\n---\n```{.cpp file=src/a/one.cpp}\nint one;\n```\n```{.cpp "
+             "file=src/a/two.cpp}\nint two_changed;\n```\n");
   RunResult second = book.tangle();
   ASSERT_EQ(second.status, 0) << second.err;
   EXPECT_EQ(age("src/a/one.cpp"), one);
@@ -54,7 +64,8 @@ TEST_F(TwoChapters, RewritesOnlyFilesWhoseContentChanged) {
 
 TEST_F(TwoChapters, LeavesNoTemporaryFilesBehind) {
   for (const auto& entry : fs::recursive_directory_iterator(book.root() / "src"))
-    EXPECT_EQ(entry.path().filename().string().find(".tangle-tmp-"), std::string::npos) << entry.path();
+    EXPECT_EQ(entry.path().filename().string().find(".tangle-tmp-"), std::string::npos)
+        << entry.path();
 }
 
 TEST_F(TwoChapters, RemovesFilesNoChapterProducesAnyMore) {
@@ -64,7 +75,8 @@ TEST_F(TwoChapters, RemovesFilesNoChapterProducesAnyMore) {
   ASSERT_EQ(second.status, 0) << second.err;
   EXPECT_FALSE(book.exists("src/a/two.cpp"));
   EXPECT_TRUE(book.exists("src/a/hand-made.txt")) << "removed a file the manifest does not list";
-  EXPECT_EQ(book.read("src/.tangle-manifest"), "chapters/a.md\tsrc/a/one.cpp\nchapters/b.md\tsrc/b/b.cpp\n");
+  EXPECT_EQ(book.read("src/.tangle-manifest"),
+            "chapters/a.md\tsrc/a/one.cpp\nchapters/b.md\tsrc/b/b.cpp\n");
 }
 
 TEST_F(TwoChapters, RemovesFoldersLeftEmpty) {
@@ -89,15 +101,17 @@ TEST_F(TwoChapters, SubsetRunTouchesOnlyItsChapters) {
   EXPECT_TRUE(book.exists("src/a/two.cpp"));
   EXPECT_FALSE(book.exists("src/b/b.cpp"));
   EXPECT_TRUE(book.exists("src/b/new.cpp"));
-  EXPECT_EQ(book.read("src/.tangle-manifest"),
-            "chapters/a.md\tsrc/a/one.cpp\nchapters/a.md\tsrc/a/two.cpp\nchapters/b.md\tsrc/b/new.cpp\n");
+  EXPECT_EQ(
+      book.read("src/.tangle-manifest"),
+      "chapters/a.md\tsrc/a/one.cpp\nchapters/a.md\tsrc/a/two.cpp\nchapters/b.md\tsrc/b/new.cpp\n");
 }
 
 TEST_F(TwoChapters, SubsetRunAcceptsAbsoluteChapterPaths) {
   book.write("chapters/b.md", "---\nsrc: b\n---\n```{.cpp file=src/b/b.cpp}\nint changed;\n```\n");
   RunResult subset = book.tangle({(book.root() / "chapters/b.md").string()});
   ASSERT_EQ(subset.status, 0) << subset.err;
-  EXPECT_NE(book.read("src/b/b.cpp").find("#line 5 \"chapters/b.md\"\nint changed;"), std::string::npos);
+  EXPECT_NE(book.read("src/b/b.cpp").find("#line 5 \"chapters/b.md\"\nint changed;"),
+            std::string::npos);
 }
 
 TEST_F(TwoChapters, SubsetRunRefusesAFileSharedWithAnotherChapter) {
@@ -107,7 +121,9 @@ TEST_F(TwoChapters, SubsetRunRefusesAFileSharedWithAnotherChapter) {
   std::string before = book.read("src/a/one.cpp");
   RunResult subset = book.tangle({"chapters/c.md"});
   EXPECT_EQ(subset.status, 2);
-  EXPECT_TRUE(subset.err.starts_with("chapters/c.md:1: src/a/one.cpp is also tangled from chapters/a.md")) << subset.err;
+  EXPECT_TRUE(
+      subset.err.starts_with("chapters/c.md:1: src/a/one.cpp is also tangled from chapters/a.md"))
+      << subset.err;
   EXPECT_EQ(book.read("src/a/one.cpp"), before);
 }
 
@@ -118,9 +134,11 @@ TEST_F(TwoChapters, CheckIsQuietWhenInStep) {
 }
 
 TEST_F(TwoChapters, CheckNamesEveryFileOutOfStepAndWritesNothing) {
-  book.write("src/a/one.cpp", "edited by hand\n");        // differs
-  book.remove("src/b/b.cpp");                               // missing
-  book.write("chapters/a.md", "---\nsrc: a\n---\n```{.cpp file=src/a/one.cpp}\nint one;\n```\n");  // two.cpp no longer produced
+  book.write("src/a/one.cpp", "edited by hand\n");  // differs
+  book.remove("src/b/b.cpp");                       // missing
+  book.write("chapters/a.md",
+             "---\nsrc: a\n---\n```{.cpp file=src/a/one.cpp}\nint one;\n```\n");  // two.cpp no
+                                                                                  // longer produced
   make_old("src/a/one.cpp");
   auto one = age("src/a/one.cpp");
   RunResult check = book.tangle({"--check"});
@@ -153,7 +171,9 @@ TEST(OutsideSrc, ManifestEntriesOutsideSrcAreNeverRemoved) {
   book.list({"chapters/a.md"});
   book.write("chapters/a.md", "text\n");
   book.write("keep.txt", "mine\n");
-  book.write("src/.tangle-manifest", "chapters/a.md\tkeep.txt\nchapters/a.md\tsrc/../keep.txt\nchapters/a.md\t/etc/hostname\n");
+  book.write(
+      "src/.tangle-manifest",
+      "chapters/a.md\tkeep.txt\nchapters/a.md\tsrc/../keep.txt\nchapters/a.md\t/etc/hostname\n");
   ASSERT_EQ(book.tangle().status, 0);
   EXPECT_TRUE(book.exists("keep.txt"));
 }
@@ -171,7 +191,8 @@ TEST(OutsideSrc, SymbolicLinkOutOfSrcIsRefused) {
   EXPECT_FALSE(book.exists("outside/a.cpp"));
 }
 
-// A byte-order mark before the front matter is no part of the chapter: the front matter still counts.
+// A byte-order mark before the front matter is no part of the chapter: the front matter still
+// counts.
 TEST(ByteOrderMark, IsIgnoredAndTheFrontMatterCounts) {
   TestBook book;
   book.list({"chapters/a.md"});
@@ -179,7 +200,8 @@ TEST(ByteOrderMark, IsIgnoredAndTheFrontMatterCounts) {
   RunResult good = book.tangle();
   EXPECT_EQ(good.status, 0) << good.err;
   EXPECT_TRUE(book.exists("src/a/one.cpp"));
-  book.write("chapters/a.md", "\xEF\xBB\xBF---\nsrc: a\n---\n```{.cpp file=src/b/x.cpp}\nint x;\n```\n");
+  book.write("chapters/a.md",
+             "\xEF\xBB\xBF---\nsrc: a\n---\n```{.cpp file=src/b/x.cpp}\nint x;\n```\n");
   RunResult bad = book.tangle();
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("outside this chapter's folder src/a/"), std::string::npos) << bad.err;
@@ -189,7 +211,9 @@ TEST(ByteOrderMark, IsIgnoredAndTheFrontMatterCounts) {
 TEST(OutsideSrc, SymbolicLinkRefusesTheRunBeforeAnyFileIsWritten) {
   TestBook book;
   book.list({"chapters/a.md"});
-  book.write("chapters/a.md", "```{.cpp file=src/a/ok.cpp}\nint ok;\n```\n\n```{.cpp file=src/b/a.cpp}\nint a;\n```\n");
+  book.write(
+      "chapters/a.md",
+      "```{.cpp file=src/a/ok.cpp}\nint ok;\n```\n\n```{.cpp file=src/b/a.cpp}\nint a;\n```\n");
   fs::create_directories(book.root() / "outside");
   fs::create_directories(book.root() / "src");
   fs::create_directory_symlink(book.root() / "outside", book.root() / "src/b");

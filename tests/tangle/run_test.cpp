@@ -22,7 +22,8 @@ Shell shell(const std::string& command) {
   FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
   if (!pipe) return result;
   std::array<char, 4096> buffer;
-  while (size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) result.output.append(buffer.data(), n);
+  while (size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
+    result.output.append(buffer.data(), n);
   int status = ::pclose(pipe);
   result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
@@ -39,7 +40,8 @@ TEST(Executable, HelpAndBadOptions) {
     EXPECT_NE(help.output.find(option), std::string::npos) << option << " in " << help.output;
   Shell unknown = shell("'" TANGLE_EXECUTABLE "' --frobnicate");
   EXPECT_EQ(unknown.status, 2);
-  EXPECT_NE(unknown.output.find("unknown option --frobnicate"), std::string::npos) << unknown.output;
+  EXPECT_NE(unknown.output.find("unknown option --frobnicate"), std::string::npos)
+      << unknown.output;
   EXPECT_EQ(shell("'" TANGLE_EXECUTABLE "' --root").status, 2);
 }
 

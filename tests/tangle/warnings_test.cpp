@@ -36,10 +36,11 @@ TEST(Warnings, ALanguageTheFilesExtensionContradicts) {
             "block .cpp, or rename the file");
   EXPECT_EQ(warnings_of("```{.cpp file=src/a/k.cu}\nint a;\n```\n").size(), 1u);
   EXPECT_EQ(warnings_of("```{.cmake file=src/a/x.py}\nx\n```\n").size(), 1u);
-  for (const char* fine : {"```{.cuda file=src/a/k.cu}\n```\n", "```{.cuda file=src/a/k.cuh}\n```\n",
-                           "```{.cpp file=src/a/k.cuh}\n```\n", "```{.cmake file=src/a/CMakeLists.txt}\n```\n",
-                           "```{.sh file=src/a/run.sh}\n```\n", "```{.cpp file=src/a/k.h}\n```\n",
-                           "```{.cuda file=src/a/notes.txt}\n```\n", "```{.cuda #chunk}\n```\n"})
+  for (const char* fine :
+       {"```{.cuda file=src/a/k.cu}\n```\n", "```{.cuda file=src/a/k.cuh}\n```\n",
+        "```{.cpp file=src/a/k.cuh}\n```\n", "```{.cmake file=src/a/CMakeLists.txt}\n```\n",
+        "```{.sh file=src/a/run.sh}\n```\n", "```{.cpp file=src/a/k.h}\n```\n",
+        "```{.cuda file=src/a/notes.txt}\n```\n", "```{.cuda #chunk}\n```\n"})
     EXPECT_TRUE(warnings_of(fine).empty()) << fine;
   EXPECT_EQ(language_mismatch("python", "src/a/x.py"), "");
   EXPECT_EQ(language_mismatch("cuda", "src/a/x.c"), "c (.c)");
@@ -51,7 +52,8 @@ TEST(Warnings, ArePrintedAndTheTangleGoesOn) {
   book.write("chapters/a.md", "```{.cuda file=src/a.cpp}\nint a;\n```\n");
   testing::RunResult run = book.tangle();
   EXPECT_EQ(run.status, 0) << run.err;
-  EXPECT_NE(run.err.find("chapters/a.md:1: warning: the block is .cuda"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("chapters/a.md:1: warning: the block is .cuda"), std::string::npos)
+      << run.err;
   EXPECT_TRUE(book.exists("src/a.cpp"));
   EXPECT_EQ(book.tangle({"--quiet"}).err, "");
 }
@@ -64,7 +66,8 @@ TEST(Root, AChapterListedOutsideTheRootIsRefused) {
   testing::RunResult run = book.tangle();
   EXPECT_EQ(run.status, 2);
   EXPECT_NE(run.err.find("book/chapters.txt:3: ../outside-the-book.md is outside the book's root"),
-            std::string::npos) << run.err;
+            std::string::npos)
+      << run.err;
   EXPECT_NE(run.err.find("book/chapters.txt:4: /"), std::string::npos) << run.err;
   EXPECT_FALSE(book.exists("src/a.cpp"));
   book.remove("../outside-the-book.md");
@@ -74,7 +77,8 @@ TEST(Root, AChapterLinkedOutsideTheRootIsRefused) {
   testing::TestBook book;
   book.write("../linked-outside.md", "```{.cpp file=src/b.cpp}\nint b;\n```\n");
   std::filesystem::create_directories(book.root() / "chapters");
-  std::filesystem::create_symlink(book.root() / "../linked-outside.md", book.root() / "chapters/l.md");
+  std::filesystem::create_symlink(book.root() / "../linked-outside.md",
+                                  book.root() / "chapters/l.md");
   book.list({"chapters/l.md"});
   testing::RunResult run = book.tangle();
   EXPECT_EQ(run.status, 2);

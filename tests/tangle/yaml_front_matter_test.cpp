@@ -14,7 +14,7 @@ std::string first_error(const FrontMatter& fm) {
 TEST(YamlFrontMatter, ScalarsAreKeptAsWritten) {
   FrontMatter fm = read("---\nid: 3.10\ntitle: yes\nsrc: ~\n---\n# T\n");
   EXPECT_TRUE(fm.errors.empty()) << first_error(fm);
-  EXPECT_EQ(fm.id, "3.10");  // not the number 3.1
+  EXPECT_EQ(fm.id, "3.10");    // not the number 3.1
   EXPECT_EQ(fm.title, "yes");  // not a boolean
   EXPECT_EQ(fm.src, "");       // ~ is absent
   EXPECT_EQ(fm.src_line, 4);

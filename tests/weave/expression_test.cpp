@@ -8,79 +8,80 @@ namespace weave {
 namespace {
 
 ExprPtr parse(const std::string& text, bool claim = false) {
-    std::string error;
-    auto e = parse_expression(text, claim, error);
-    EXPECT_TRUE(e) << text << ": " << error;
-    return e ? *e : nullptr;
+  std::string error;
+  auto e = parse_expression(text, claim, error);
+  EXPECT_TRUE(e) << text << ": " << error;
+  return e ? *e : nullptr;
 }
 
 std::string failure(const std::string& text, bool claim = false) {
-    std::string error;
-    auto e = parse_expression(text, claim, error);
-    EXPECT_FALSE(e) << text << " should not parse";
-    return error;
+  std::string error;
+  auto e = parse_expression(text, claim, error);
+  EXPECT_FALSE(e) << text << " should not parse";
+  return error;
 }
 
 TEST(Expression, ATermIsAKeyAndAQuantity) {
-    ExprPtr e = parse("reduce/v1_naive@2^28 : bandwidth");
-    ASSERT_EQ(e->op, Expr::Op::term);
-    EXPECT_EQ(e->term.key, "reduce/v1_naive@268435456");
-    EXPECT_EQ(e->term.quantity, "bandwidth");
-    EXPECT_EQ(e->term.statistic, "median");
+  ExprPtr e = parse("reduce/v1_naive@2^28 : bandwidth");
+  ASSERT_EQ(e->op, Expr::Op::term);
+  EXPECT_EQ(e->term.key, "reduce/v1_naive@268435456");
+  EXPECT_EQ(e->term.quantity, "bandwidth");
+  EXPECT_EQ(e->term.statistic, "median");
 }
 
 TEST(Expression, KeysKeepShapesAndOddCharacters) {
-    EXPECT_EQ(parse("matmul/v3_smem-tiled.x@4096x4096x4096 : time")->term.key, "matmul/v3_smem-tiled.x@4096x4096x4096");
-    EXPECT_EQ(parse("fusion/short@2^15x4096 : time")->term.key, "fusion/short@32768x4096");
-    EXPECT_EQ(parse("machine : copy_bandwidth")->term.key, "machine");
+  EXPECT_EQ(parse("matmul/v3_smem-tiled.x@4096x4096x4096 : time")->term.key,
+            "matmul/v3_smem-tiled.x@4096x4096x4096");
+  EXPECT_EQ(parse("fusion/short@2^15x4096 : time")->term.key, "fusion/short@32768x4096");
+  EXPECT_EQ(parse("machine : copy_bandwidth")->term.key, "machine");
 }
 
 TEST(Expression, StatisticsAreSuffixes) {
-    EXPECT_EQ(parse("a/b@1 : time.min")->term.statistic, "min");
-    EXPECT_EQ(parse("a/b@1 : time.max")->term.statistic, "max");
-    EXPECT_EQ(parse("a/b@1 : time.spread")->term.statistic, "spread");
-    EXPECT_NE(failure("a/b@1 : time.mean").find(".min, .max or .spread"), std::string::npos);
+  EXPECT_EQ(parse("a/b@1 : time.min")->term.statistic, "min");
+  EXPECT_EQ(parse("a/b@1 : time.max")->term.statistic, "max");
+  EXPECT_EQ(parse("a/b@1 : time.spread")->term.statistic, "spread");
+  EXPECT_NE(failure("a/b@1 : time.mean").find(".min, .max or .spread"), std::string::npos);
 }
 
 TEST(Expression, PrecedenceAndParentheses) {
-    EXPECT_EQ(to_text(*parse("1 + 2 * 3")), "1 + 2 * 3");
-    ExprPtr e = parse("(1 + 2) * 3");
-    ASSERT_EQ(e->op, Expr::Op::mul);
-    EXPECT_EQ(e->left->op, Expr::Op::add);
-    EXPECT_EQ(to_text(*e), "(1 + 2) * 3");
-    EXPECT_EQ(to_text(*parse("a/b@2^4 : bandwidth / machine : copy_bandwidth")),
-              "a/b@16 : bandwidth / machine : copy_bandwidth");
-    EXPECT_EQ(parse("2 - -3")->right->op, Expr::Op::neg);
+  EXPECT_EQ(to_text(*parse("1 + 2 * 3")), "1 + 2 * 3");
+  ExprPtr e = parse("(1 + 2) * 3");
+  ASSERT_EQ(e->op, Expr::Op::mul);
+  EXPECT_EQ(e->left->op, Expr::Op::add);
+  EXPECT_EQ(to_text(*e), "(1 + 2) * 3");
+  EXPECT_EQ(to_text(*parse("a/b@2^4 : bandwidth / machine : copy_bandwidth")),
+            "a/b@16 : bandwidth / machine : copy_bandwidth");
+  EXPECT_EQ(parse("2 - -3")->right->op, Expr::Op::neg);
 }
 
 TEST(Expression, ASpanMayWrapOverLines) {
-    EXPECT_EQ(to_text(*parse("machine :\ncopy_bandwidth")), "machine : copy_bandwidth");
+  EXPECT_EQ(to_text(*parse("machine :\ncopy_bandwidth")), "machine : copy_bandwidth");
 }
 
 TEST(Expression, ClaimsCompareAndJoinWithAnd) {
-    ExprPtr e = parse("a/x@1 : time < 0.6 * a/y@1 : time and a/x@1 : time >= 1e-6", true);
-    ASSERT_EQ(e->op, Expr::Op::both);
-    EXPECT_EQ(e->left->op, Expr::Op::lt);
-    EXPECT_EQ(e->right->op, Expr::Op::ge);
-    EXPECT_NE(failure("a/x@1 : time", true).find("needs a comparison"), std::string::npos);
-    EXPECT_NE(failure("a/x@1 : time < 2").find("belongs in a claim"), std::string::npos);
+  ExprPtr e = parse("a/x@1 : time < 0.6 * a/y@1 : time and a/x@1 : time >= 1e-6", true);
+  ASSERT_EQ(e->op, Expr::Op::both);
+  EXPECT_EQ(e->left->op, Expr::Op::lt);
+  EXPECT_EQ(e->right->op, Expr::Op::ge);
+  EXPECT_NE(failure("a/x@1 : time", true).find("needs a comparison"), std::string::npos);
+  EXPECT_NE(failure("a/x@1 : time < 2").find("belongs in a claim"), std::string::npos);
 }
 
 TEST(Expression, ErrorsSayWhatAndWhere) {
-    EXPECT_NE(failure("reduce/v1 + 2").find("needs ' : quantity'"), std::string::npos);
-    EXPECT_NE(failure("(1 + 2").find("not closed"), std::string::npos);
-    EXPECT_NE(failure("1 +").find("ends where a value was expected"), std::string::npos);
-    EXPECT_NE(failure("1 2").find("column 3"), std::string::npos);
-    EXPECT_NE(failure("a/b@2^99 : time").find("too large"), std::string::npos);
-    EXPECT_NE(failure("a : ").find("quantity name"), std::string::npos);
+  EXPECT_NE(failure("reduce/v1 + 2").find("needs ' : quantity'"), std::string::npos);
+  EXPECT_NE(failure("(1 + 2").find("not closed"), std::string::npos);
+  EXPECT_NE(failure("1 +").find("ends where a value was expected"), std::string::npos);
+  EXPECT_NE(failure("1 2").find("column 3"), std::string::npos);
+  EXPECT_NE(failure("a/b@2^99 : time").find("too large"), std::string::npos);
+  EXPECT_NE(failure("a : ").find("quantity name"), std::string::npos);
 }
 
 TEST(NormaliseKey, PowersBecomeIntegers) {
-    std::string error;
-    EXPECT_EQ(normalise_key("reduce/v1@2^28", error), "reduce/v1@268435456");
-    EXPECT_EQ(normalise_key("reduce/v1@2^10x3", error), "reduce/v1@1024x3");
-    EXPECT_EQ(normalise_key("reduce/v1", error), "reduce/v1");
-    EXPECT_FALSE(normalise_key("reduce/v1@2^", error));
+  std::string error;
+  EXPECT_EQ(normalise_key("reduce/v1@2^28", error), "reduce/v1@268435456");
+  EXPECT_EQ(normalise_key("reduce/v1@2^10x3", error), "reduce/v1@1024x3");
+  EXPECT_EQ(normalise_key("reduce/v1", error), "reduce/v1");
+  EXPECT_FALSE(normalise_key("reduce/v1@2^", error));
 }
 
 }  // namespace

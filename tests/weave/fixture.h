@@ -12,31 +12,31 @@
 namespace weave::testing {
 
 class FixtureBook {
-public:
-    FixtureBook();
-    ~FixtureBook();
-    const std::filesystem::path& root() const { return root_; }
-    std::filesystem::path out() const { return root_ / "build/book/woven"; }
+ public:
+  FixtureBook();
+  ~FixtureBook();
+  const std::filesystem::path& root() const { return root_; }
+  std::filesystem::path out() const { return root_ / "build/book/woven"; }
 
-    void write(const std::string& path, const std::string& content) const;  // relative to root
-    std::string read(const std::string& path) const;
-    void remove(const std::string& path) const;
-    // Replaces the first occurrence of `from` in a file (the test fails if there is none).
-    void replace(const std::string& path, const std::string& from, const std::string& to) const;
+  void write(const std::string& path, const std::string& content) const;  // relative to root
+  std::string read(const std::string& path) const;
+  void remove(const std::string& path) const;
+  // Replaces the first occurrence of `from` in a file (the test fails if there is none).
+  void replace(const std::string& path, const std::string& from, const std::string& to) const;
 
-    struct Run {
-        int status = 0;
-        Diagnostics diagnostics;
-        std::string printed;  // what weave prints: file:line: ...
-    };
-    Run weave(bool strict = false) const;
-    // The same with options set as the command line would (root and out are the fixture's).
-    Run weave_with(const std::function<void(Options&)>& adjust) const;
-    // Every file under the output folder, name -> content: to show a failed run left it intact.
-    std::map<std::string, std::string> outputs() const;
+  struct Run {
+    int status = 0;
+    Diagnostics diagnostics;
+    std::string printed;  // what weave prints: file:line: ...
+  };
+  Run weave(bool strict = false) const;
+  // The same with options set as the command line would (root and out are the fixture's).
+  Run weave_with(const std::function<void(Options&)>& adjust) const;
+  // Every file under the output folder, name -> content: to show a failed run left it intact.
+  std::map<std::string, std::string> outputs() const;
 
-private:
-    std::filesystem::path root_;
+ private:
+  std::filesystem::path root_;
 };
 
 }  // namespace weave::testing

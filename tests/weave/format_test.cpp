@@ -8,75 +8,75 @@ namespace weave {
 namespace {
 
 std::string shown(double value, Unit unit, const std::string& fmt = "", int digits = 3) {
-    std::string error;
-    auto text = format_value(value, unit, fmt, digits, error);
-    EXPECT_TRUE(text) << error;
-    return text.value_or(error);
+  std::string error;
+  auto text = format_value(value, unit, fmt, digits, error);
+  EXPECT_TRUE(text) << error;
+  return text.value_or(error);
 }
 
 std::string refused(double value, Unit unit, const std::string& fmt) {
-    std::string error;
-    EXPECT_FALSE(format_value(value, unit, fmt, 3, error));
-    return error;
+  std::string error;
+  EXPECT_FALSE(format_value(value, unit, fmt, 3, error));
+  return error;
 }
 
 TEST(Format, TimesTakeTheirPrefix) {
-    EXPECT_EQ(shown(1.234e-3, units::seconds), "1.23 ms");
-    EXPECT_EQ(shown(3.96e-6, units::seconds), "3.96 µs");
-    EXPECT_EQ(shown(850e-9, units::seconds), "850 ns");
-    EXPECT_EQ(shown(2.5, units::seconds), "2.50 s");
-    EXPECT_EQ(shown(0.9996e-3, units::seconds), "1.00 ms");  // rounds up into the next prefix
+  EXPECT_EQ(shown(1.234e-3, units::seconds), "1.23 ms");
+  EXPECT_EQ(shown(3.96e-6, units::seconds), "3.96 µs");
+  EXPECT_EQ(shown(850e-9, units::seconds), "850 ns");
+  EXPECT_EQ(shown(2.5, units::seconds), "2.50 s");
+  EXPECT_EQ(shown(0.9996e-3, units::seconds), "1.00 ms");  // rounds up into the next prefix
 }
 
 TEST(Format, RatesTakeSIPrefixes) {
-    EXPECT_EQ(shown(4.266e12, units::bytes_per_s), "4.27 TB/s");
-    EXPECT_EQ(shown(912e9, units::bytes_per_s), "912 GB/s");
-    EXPECT_EQ(shown(66.9e12, units::flops_per_s), "66.9 TFLOP/s");
-    EXPECT_EQ(shown(1.98e9, units::hertz), "1.98 GHz");
+  EXPECT_EQ(shown(4.266e12, units::bytes_per_s), "4.27 TB/s");
+  EXPECT_EQ(shown(912e9, units::bytes_per_s), "912 GB/s");
+  EXPECT_EQ(shown(66.9e12, units::flops_per_s), "66.9 TFLOP/s");
+  EXPECT_EQ(shown(1.98e9, units::hertz), "1.98 GHz");
 }
 
 TEST(Format, ExactBinarySizesStayBinary) {
-    EXPECT_EQ(shown(62914560, units::bytes), "60 MiB");
-    EXPECT_EQ(shown(1073741824, units::bytes), "1 GiB");
-    EXPECT_EQ(shown(233472, units::bytes), "228 KiB");
-    EXPECT_EQ(shown(1.6106e9, units::bytes), "1.61 GB");
-    EXPECT_EQ(shown(512, units::bytes), "512 B");
+  EXPECT_EQ(shown(62914560, units::bytes), "60 MiB");
+  EXPECT_EQ(shown(1073741824, units::bytes), "1 GiB");
+  EXPECT_EQ(shown(233472, units::bytes), "228 KiB");
+  EXPECT_EQ(shown(1.6106e9, units::bytes), "1.61 GB");
+  EXPECT_EQ(shown(512, units::bytes), "512 B");
 }
 
 TEST(Format, PlainNumbers) {
-    EXPECT_EQ(shown(132, units::none), "132");
-    EXPECT_EQ(shown(0.9312, units::none), "0.931");
-    EXPECT_EQ(shown(268435456, units::none), "2.68×10^8^");
-    EXPECT_EQ(shown(1980, units::megahertz_as_recorded), "1980 MHz");
-    EXPECT_EQ(shown(1980, units::megahertz_as_recorded, "MHz"), "1980 MHz");  // recorded in MHz
-    EXPECT_EQ(shown(1980, units::megahertz_as_recorded, "GHz"), "1.98 GHz");
+  EXPECT_EQ(shown(132, units::none), "132");
+  EXPECT_EQ(shown(0.9312, units::none), "0.931");
+  EXPECT_EQ(shown(268435456, units::none), "2.68×10^8^");
+  EXPECT_EQ(shown(1980, units::megahertz_as_recorded), "1980 MHz");
+  EXPECT_EQ(shown(1980, units::megahertz_as_recorded, "MHz"), "1980 MHz");  // recorded in MHz
+  EXPECT_EQ(shown(1980, units::megahertz_as_recorded, "GHz"), "1.98 GHz");
 }
 
 TEST(Format, PercentAndRatio) {
-    EXPECT_EQ(shown(0.9312, units::none, "%"), "93.1%");
-    EXPECT_EQ(shown(0.5, units::none, "%"), "50%");
-    EXPECT_EQ(shown(2.5, units::none, "x"), "2.5×");
-    EXPECT_EQ(shown(0.93, units::none, "x"), "0.93×");
-    EXPECT_EQ(shown(0.93123, units::none, "%", 2), "93%");
-    EXPECT_NE(refused(1e-3, units::seconds, "%").find("needs a ratio"), std::string::npos);
+  EXPECT_EQ(shown(0.9312, units::none, "%"), "93.1%");
+  EXPECT_EQ(shown(0.5, units::none, "%"), "50%");
+  EXPECT_EQ(shown(2.5, units::none, "x"), "2.5×");
+  EXPECT_EQ(shown(0.93, units::none, "x"), "0.93×");
+  EXPECT_EQ(shown(0.93123, units::none, "%", 2), "93%");
+  EXPECT_NE(refused(1e-3, units::seconds, "%").find("needs a ratio"), std::string::npos);
 }
 
 TEST(Format, FixedUnits) {
-    EXPECT_EQ(shown(3.96e-6, units::seconds, "us"), "3.96 µs");
-    EXPECT_EQ(shown(1.5e-3, units::seconds, "us"), "1500 µs");
-    EXPECT_EQ(shown(4.266e12, units::bytes_per_s, "GB/s"), "4270 GB/s");
-    EXPECT_EQ(shown(5.07e13, units::flops_per_s, "TFLOP/s"), "50.7 TFLOP/s");
-    EXPECT_EQ(shown(2e-3, units::unknown, "ms"), "2.00 ms");  // a counter recorded without a unit
-    EXPECT_NE(refused(1e-3, units::seconds, "GB/s").find("is a unit of B/s"), std::string::npos);
-    EXPECT_NE(refused(1e-3, units::seconds, "furlongs").find("unknown fmt"), std::string::npos);
+  EXPECT_EQ(shown(3.96e-6, units::seconds, "us"), "3.96 µs");
+  EXPECT_EQ(shown(1.5e-3, units::seconds, "us"), "1500 µs");
+  EXPECT_EQ(shown(4.266e12, units::bytes_per_s, "GB/s"), "4270 GB/s");
+  EXPECT_EQ(shown(5.07e13, units::flops_per_s, "TFLOP/s"), "50.7 TFLOP/s");
+  EXPECT_EQ(shown(2e-3, units::unknown, "ms"), "2.00 ms");  // a counter recorded without a unit
+  EXPECT_NE(refused(1e-3, units::seconds, "GB/s").find("is a unit of B/s"), std::string::npos);
+  EXPECT_NE(refused(1e-3, units::seconds, "furlongs").find("unknown fmt"), std::string::npos);
 }
 
 TEST(Significant, DigitsAndZeros) {
-    EXPECT_EQ(significant(1.2, 3), "1.20");
-    EXPECT_EQ(significant(1.2, 3, true), "1.2");
-    EXPECT_EQ(significant(0.001234, 3), "0.00123");
-    EXPECT_EQ(significant(12345, 3), "12300");
-    EXPECT_EQ(significant(-0.0001, 1), "-0.0001");
+  EXPECT_EQ(significant(1.2, 3), "1.20");
+  EXPECT_EQ(significant(1.2, 3, true), "1.2");
+  EXPECT_EQ(significant(0.001234, 3), "0.00123");
+  EXPECT_EQ(significant(12345, 3), "12300");
+  EXPECT_EQ(significant(-0.0001, 1), "-0.0001");
 }
 
 }  // namespace

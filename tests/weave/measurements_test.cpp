@@ -12,76 +12,85 @@ namespace {
 using testing::FixtureBook;
 
 TEST(Measurements, TheOnlyGpuFolderIsChosen) {
-    FixtureBook book;
-    Diagnostics d;
-    MeasurementStore store = load_measurements(book.root(), "book/measurements", "", d);
-    EXPECT_FALSE(d.has_errors());
-    EXPECT_EQ(store.slug, "testgpu");
-    EXPECT_EQ(store.folder, "book/measurements/testgpu");
-    ASSERT_TRUE(store.machine);
-    EXPECT_EQ(store.machine->ceilings.at("copy_bandwidth").median, 4.0e12);
-    ASSERT_TRUE(store.record("1"));
-    EXPECT_EQ(store.record("1")->results.at("alpha/v1_naive@1048576").at("time").n, 10);
+  FixtureBook book;
+  Diagnostics d;
+  MeasurementStore store = load_measurements(book.root(), "book/measurements", "", d);
+  EXPECT_FALSE(d.has_errors());
+  EXPECT_EQ(store.slug, "testgpu");
+  EXPECT_EQ(store.folder, "book/measurements/testgpu");
+  ASSERT_TRUE(store.machine);
+  EXPECT_EQ(store.machine->ceilings.at("copy_bandwidth").median, 4.0e12);
+  ASSERT_TRUE(store.record("1"));
+  EXPECT_EQ(store.record("1")->results.at("alpha/v1_naive@1048576").at("time").n, 10);
 }
 
 TEST(Measurements, SeveralGpusNeedAChoice) {
-    FixtureBook book;
-    book.write("book/measurements/othergpu/machine.json", book.read("book/measurements/testgpu/machine.json"));
-    Diagnostics d;
-    load_measurements(book.root(), "book/measurements", "", d);
-    ASSERT_TRUE(d.has_errors());
-    EXPECT_NE(d.errors()[0].message.find("--gpu SLUG"), std::string::npos);
-    Diagnostics chosen;
-    EXPECT_EQ(load_measurements(book.root(), "book/measurements", "othergpu", chosen).slug, "othergpu");
-    EXPECT_FALSE(chosen.has_errors());
+  FixtureBook book;
+  book.write("book/measurements/othergpu/machine.json",
+             book.read("book/measurements/testgpu/machine.json"));
+  Diagnostics d;
+  load_measurements(book.root(), "book/measurements", "", d);
+  ASSERT_TRUE(d.has_errors());
+  EXPECT_NE(d.errors()[0].message.find("--gpu SLUG"), std::string::npos);
+  Diagnostics chosen;
+  EXPECT_EQ(load_measurements(book.root(), "book/measurements", "othergpu", chosen).slug,
+            "othergpu");
+  EXPECT_FALSE(chosen.has_errors());
 }
 
 TEST(Measurements, NoFolderMeansNothingMeasured) {
-    FixtureBook book;
-    Diagnostics d;
-    MeasurementStore store = load_measurements(book.root(), "book/nowhere", "", d);
-    EXPECT_FALSE(d.has_errors());
-    EXPECT_TRUE(store.records.empty());
-    EXPECT_FALSE(store.machine);
+  FixtureBook book;
+  Diagnostics d;
+  MeasurementStore store = load_measurements(book.root(), "book/nowhere", "", d);
+  EXPECT_FALSE(d.has_errors());
+  EXPECT_TRUE(store.records.empty());
+  EXPECT_FALSE(store.machine);
 }
 
 TEST(Lookup, OwnRecordMachineAndUnmeasured) {
-    FixtureBook book;
-    Diagnostics d;
-    MeasurementStore store = load_measurements(book.root(), "book/measurements/testgpu", "", d);
-    std::map<std::string, std::string> chapters = {{"alpha", "1"}, {"beta", "2"}};
-    Scope scope(store, "1", chapters);
-    TermValue t = scope.lookup({"alpha/v1_naive@1048576", "time", "min"});
-    EXPECT_EQ(t.value.number, 0.99e-3);
-    EXPECT_EQ(t.value.unit, units::seconds);
-    EXPECT_EQ(scope.lookup({"machine", "l2_bytes", "median"}).value.unit, units::bytes);
-    EXPECT_EQ(scope.lookup({"beta/v1@1", "time", "median"}).value.state, Value::State::unmeasured);
-    TermValue missing = scope.lookup({"alpha/v1_naive@2", "time", "median"});
-    EXPECT_EQ(missing.value.state, Value::State::error);
-    EXPECT_NE(missing.value.message.find("alpha/v1_naive@1048576"), std::string::npos);  // suggests what exists
-    EXPECT_NE(scope.lookup({"alpha/v2_fast@1048576", "bandwidth", "median"}).value.message.find("has no quantity"),
-              std::string::npos);
-    EXPECT_NE(scope.lookup({"machine", "warp_size", "median"}).value.message.find("no ceiling or property"),
-              std::string::npos);
+  FixtureBook book;
+  Diagnostics d;
+  MeasurementStore store = load_measurements(book.root(), "book/measurements/testgpu", "", d);
+  std::map<std::string, std::string> chapters = {{"alpha", "1"}, {"beta", "2"}};
+  Scope scope(store, "1", chapters);
+  TermValue t = scope.lookup({"alpha/v1_naive@1048576", "time", "min"});
+  EXPECT_EQ(t.value.number, 0.99e-3);
+  EXPECT_EQ(t.value.unit, units::seconds);
+  EXPECT_EQ(scope.lookup({"machine", "l2_bytes", "median"}).value.unit, units::bytes);
+  EXPECT_EQ(scope.lookup({"beta/v1@1", "time", "median"}).value.state, Value::State::unmeasured);
+  TermValue missing = scope.lookup({"alpha/v1_naive@2", "time", "median"});
+  EXPECT_EQ(missing.value.state, Value::State::error);
+  EXPECT_NE(missing.value.message.find("alpha/v1_naive@1048576"),
+            std::string::npos);  // suggests what exists
+  EXPECT_NE(scope.lookup({"alpha/v2_fast@1048576", "bandwidth", "median"})
+                .value.message.find("has no quantity"),
+            std::string::npos);
+  EXPECT_NE(
+      scope.lookup({"machine", "warp_size", "median"}).value.message.find("no ceiling or property"),
+      std::string::npos);
 }
 
 TEST(Evaluate, UnitsFollowTheArithmetic) {
-    FixtureBook book;
-    Diagnostics d;
-    MeasurementStore store = load_measurements(book.root(), "book/measurements/testgpu", "", d);
-    std::map<std::string, std::string> chapters;
-    Scope scope(store, "1", chapters);
-    auto eval = [&](const std::string& text) {
-        std::string error;
-        return scope.evaluate(**parse_expression(text, false, error)).result;
-    };
-    EXPECT_EQ(eval("machine : l2_bytes / alpha/v1_naive@2^20 : time").unit, units::bytes_per_s);
-    EXPECT_EQ(eval("alpha/v1_naive@2^20 : time / alpha/v2_fast@2^20 : time").unit, units::none);
-    EXPECT_DOUBLE_EQ(eval("alpha/v1_naive@2^20 : time / alpha/v2_fast@2^20 : time").number, 2.5);
-    EXPECT_NE(eval("alpha/v1_naive@2^20 : time + machine : l2_bytes").message.find("cannot add s and B"), std::string::npos);
-    // Device properties with no trusted unit: the author's arithmetic decides, nothing is refused.
-    EXPECT_FALSE(eval("2 * machine : memory_clock_mhz * 1e6 * machine : memory_bus_bits / 8").unit.known);
-    EXPECT_NE(eval("1 / (machine : sm_count - 132)").message.find("division by zero"), std::string::npos);
+  FixtureBook book;
+  Diagnostics d;
+  MeasurementStore store = load_measurements(book.root(), "book/measurements/testgpu", "", d);
+  std::map<std::string, std::string> chapters;
+  Scope scope(store, "1", chapters);
+  auto eval = [&](const std::string& text) {
+    std::string error;
+    return scope.evaluate(**parse_expression(text, false, error)).result;
+  };
+  EXPECT_EQ(eval("machine : l2_bytes / alpha/v1_naive@2^20 : time").unit, units::bytes_per_s);
+  EXPECT_EQ(eval("alpha/v1_naive@2^20 : time / alpha/v2_fast@2^20 : time").unit, units::none);
+  EXPECT_DOUBLE_EQ(eval("alpha/v1_naive@2^20 : time / alpha/v2_fast@2^20 : time").number, 2.5);
+  EXPECT_NE(
+      eval("alpha/v1_naive@2^20 : time + machine : l2_bytes").message.find("cannot add s and B"),
+      std::string::npos);
+  // Device properties with no trusted unit: the author's arithmetic decides, nothing is refused.
+  EXPECT_FALSE(
+      eval("2 * machine : memory_clock_mhz * 1e6 * machine : memory_bus_bits / 8").unit.known);
+  EXPECT_NE(eval("1 / (machine : sm_count - 132)").message.find("division by zero"),
+            std::string::npos);
 }
 
 }  // namespace

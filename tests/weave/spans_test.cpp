@@ -9,67 +9,75 @@ namespace weave {
 namespace {
 
 class Spans : public ::testing::Test {
-protected:
-    Spans() : store(load_measurements(book.root(), "book/measurements/testgpu", "", diagnostics)), scope(store, "1", chapters) {
-        context.file = "c.md";
-        context.scope = &scope;
-        context.diagnostics = &diagnostics;
-    }
-    std::string weave(const std::string& text, int line = 10) { return weave_inline(text, line, context); }
+ protected:
+  Spans()
+      : store(load_measurements(book.root(), "book/measurements/testgpu", "", diagnostics)),
+        scope(store, "1", chapters) {
+    context.file = "c.md";
+    context.scope = &scope;
+    context.diagnostics = &diagnostics;
+  }
+  std::string weave(const std::string& text, int line = 10) {
+    return weave_inline(text, line, context);
+  }
 
-    testing::FixtureBook book;
-    Diagnostics diagnostics;
-    MeasurementStore store;
-    std::map<std::string, std::string> chapters = {{"beta", "2"}};
-    Scope scope;
-    InlineContext context;
+  testing::FixtureBook book;
+  Diagnostics diagnostics;
+  MeasurementStore store;
+  std::map<std::string, std::string> chapters = {{"beta", "2"}};
+  Scope scope;
+  InlineContext context;
 };
 
 TEST_F(Spans, AValueBecomesATitledSpan) {
-    EXPECT_EQ(weave("It takes [alpha/v1_naive@2^20 : time]{.m}."),
-              "It takes [1.00 ms]{.measured title=\"alpha/v1_naive@1048576 : time, median of 10, spread 3.0%\"}.");
-    EXPECT_EQ(weave("[machine : copy_bandwidth]{.m fmt=\"GB/s\" digits=2}"),
-              "[4000 GB/s]{.measured title=\"machine : copy_bandwidth, median of 10, spread 5.1%\"}");
-    EXPECT_FALSE(diagnostics.has_errors());
+  EXPECT_EQ(weave("It takes [alpha/v1_naive@2^20 : time]{.m}."),
+            "It takes [1.00 ms]{.measured title=\"alpha/v1_naive@1048576 : time, median of 10, "
+            "spread 3.0%\"}.");
+  EXPECT_EQ(weave("[machine : copy_bandwidth]{.m fmt=\"GB/s\" digits=2}"),
+            "[4000 GB/s]{.measured title=\"machine : copy_bandwidth, median of 10, spread 5.1%\"}");
+  EXPECT_FALSE(diagnostics.has_errors());
 }
 
 TEST_F(Spans, InlineCodeAndOtherSpansAreLeftAlone) {
-    std::string text = "Write `[a/b@1 : time]{.m}` and [a link](x.html) and [small]{.smallcaps}.";
-    EXPECT_EQ(weave(text), text);
-    EXPECT_FALSE(diagnostics.has_errors());
+  std::string text = "Write `[a/b@1 : time]{.m}` and [a link](x.html) and [small]{.smallcaps}.";
+  EXPECT_EQ(weave(text), text);
+  EXPECT_FALSE(diagnostics.has_errors());
 }
 
 TEST_F(Spans, ASpanMayWrapAndErrorsNameItsLine) {
-    std::string out = weave("first line\nthen [machine :\ncopy_bandwidth]{.m\nfmt=\"TB/s\"} and [alpha/nothing@1 : time]{.m}", 20);
-    EXPECT_NE(out.find("[4.00 TB/s]"), std::string::npos);
-    ASSERT_EQ(diagnostics.errors().size(), 1u);
-    EXPECT_EQ(diagnostics.errors()[0].line, 23);
-    EXPECT_NE(diagnostics.errors()[0].message.find("no result 'alpha/nothing@1'"), std::string::npos);
+  std::string out = weave(
+      "first line\nthen [machine :\ncopy_bandwidth]{.m\nfmt=\"TB/s\"} and [alpha/nothing@1 : "
+      "time]{.m}",
+      20);
+  EXPECT_NE(out.find("[4.00 TB/s]"), std::string::npos);
+  ASSERT_EQ(diagnostics.errors().size(), 1u);
+  EXPECT_EQ(diagnostics.errors()[0].line, 23);
+  EXPECT_NE(diagnostics.errors()[0].message.find("no result 'alpha/nothing@1'"), std::string::npos);
 }
 
 TEST_F(Spans, MalformedSpans) {
-    weave("an unclosed [machine : sm_count]{.m fmt=\"%\"");
-    weave("a missing bracket machine : sm_count]{.m}", 11);
-    weave("[machine : sm_count]{.m colour=\"red\"}", 12);
-    weave("[machine : sm_count +]{.m}", 13);
-    weave("[machine : copy_bandwidth]{.m fmt=\"%\"}", 14);
-    ASSERT_EQ(diagnostics.errors().size(), 5u);
-    EXPECT_NE(diagnostics.errors()[0].message.find("malformed"), std::string::npos);
-    EXPECT_NE(diagnostics.errors()[1].message.find("malformed"), std::string::npos);
-    EXPECT_NE(diagnostics.errors()[2].message.find("unknown attribute colour"), std::string::npos);
-    EXPECT_EQ(diagnostics.errors()[3].line, 13);
-    EXPECT_NE(diagnostics.errors()[4].message.find("needs a ratio"), std::string::npos);
+  weave("an unclosed [machine : sm_count]{.m fmt=\"%\"");
+  weave("a missing bracket machine : sm_count]{.m}", 11);
+  weave("[machine : sm_count]{.m colour=\"red\"}", 12);
+  weave("[machine : sm_count +]{.m}", 13);
+  weave("[machine : copy_bandwidth]{.m fmt=\"%\"}", 14);
+  ASSERT_EQ(diagnostics.errors().size(), 5u);
+  EXPECT_NE(diagnostics.errors()[0].message.find("malformed"), std::string::npos);
+  EXPECT_NE(diagnostics.errors()[1].message.find("malformed"), std::string::npos);
+  EXPECT_NE(diagnostics.errors()[2].message.find("unknown attribute colour"), std::string::npos);
+  EXPECT_EQ(diagnostics.errors()[3].line, 13);
+  EXPECT_NE(diagnostics.errors()[4].message.find("needs a ratio"), std::string::npos);
 }
 
 TEST_F(Spans, UnmeasuredValuesAreMarked) {
-    EXPECT_EQ(weave("[beta/v1@1 : time]{.m}").substr(0, 19), "[not yet measured]{");
-    EXPECT_EQ(context.unmeasured_lines, std::vector<int>{10});
-    EXPECT_FALSE(diagnostics.has_errors());
+  EXPECT_EQ(weave("[beta/v1@1 : time]{.m}").substr(0, 19), "[not yet measured]{");
+  EXPECT_EQ(context.unmeasured_lines, std::vector<int>{10});
+  EXPECT_FALSE(diagnostics.has_errors());
 }
 
 TEST_F(Spans, RooflineReferences) {
-    context.figure = [](const std::string& id, int) { return "figures/roofline-" + id + ".svg"; };
-    EXPECT_EQ(weave("![The ladder](roofline:3.1)"), "![The ladder](figures/roofline-3.1.svg)");
+  context.figure = [](const std::string& id, int) { return "figures/roofline-" + id + ".svg"; };
+  EXPECT_EQ(weave("![The ladder](roofline:3.1)"), "![The ladder](figures/roofline-3.1.svg)");
 }
 
 }  // namespace
