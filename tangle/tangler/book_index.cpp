@@ -2,6 +2,9 @@
 
 #include "manifest.h"
 
+#include <map>
+#include <set>
+
 namespace tangle {
 
 namespace {
@@ -41,6 +44,29 @@ std::string file_path_problem(const std::string& path) {
   if (path == kManifestPath)
     return "file=" + path + " is the tangler's own manifest: choose another name";
   return "";
+}
+
+Diagnostics cross_chapter_chunks(const std::vector<Chapter>& chapters) {
+  Diagnostics warnings;
+  std::map<std::string, const Block*> first;             // a chunk's first block in book order
+  std::set<std::pair<std::string, std::string>> warned;  // (chunk, chapter)
+  for (const Chapter& chapter : chapters)
+    for (const Block& block : chapter.blocks) {
+      if (!block.id) continue;
+      auto [entry, is_new] = first.try_emplace(*block.id, &block);
+      const Block& origin = *entry->second;
+      if (is_new || origin.chapter == block.chapter) continue;
+      if (!warned.insert({*block.id, block.chapter}).second) continue;
+      warnings.push_back(
+          {chapter.name, block.fence_line,
+           "chunk #" + *block.id + " is first defined in " + origin.chapter + ":" +
+               std::to_string(origin.fence_line) +
+               ", so this block continues that chapter's chunk; if that is not meant, rename it "
+               "(prefix it with this chapter's folder: #" +
+               (chapter.src_folder.empty() ? std::string("name") : chapter.src_folder) + "-" +
+               *block.id + ")"});
+    }
+  return warnings;
 }
 
 BookIndex index_book(const std::vector<Chapter>& chapters, Diagnostics& diagnostics) {

@@ -22,6 +22,12 @@ struct BookIndex {
 // The blocks stay owned by `chapters`, which must outlive the index.
 BookIndex index_book(const std::vector<Chapter>& chapters, Diagnostics& diagnostics);
 
+// Warnings for a chunk name defined in more than one chapter. Chunk names are global, so such a
+// block continues the first chapter's chunk (Entangled's rule, which the tangler keeps): legal,
+// and almost always a name chosen twice by accident, whose lines then land in another chapter's
+// files. One warning at each later chapter's first block of that name.
+Diagnostics cross_chapter_chunks(const std::vector<Chapter>& chapters);
+
 // Why `path` (a file= value) cannot be written, or "" when it is a fine path under src/.
 std::string file_path_problem(const std::string& path);
 

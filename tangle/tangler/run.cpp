@@ -1,5 +1,7 @@
 #include "run.h"
 
+#include "book_index.h"
+
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -122,6 +124,8 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
     chapters.push_back(std::move(reading.chapter));
     names.push_back(chapter.name);
   }
+  Diagnostics shared = cross_chapter_chunks(chapters);
+  warnings.insert(warnings.end(), shared.begin(), shared.end());
   // Warnings come first, and with errors too: an untangled block may be why a chunk is missing.
   if (!options.quiet || !diagnostics.empty())
     for (const Diagnostic& warning : warnings)

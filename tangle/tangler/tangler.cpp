@@ -43,6 +43,8 @@ Tangling tangle_texts(const std::vector<ChapterText>& texts, const ExpandLimits&
     warnings.insert(warnings.end(), reading.warnings.begin(), reading.warnings.end());
   }
   Tangling tangling = tangle_chapters(chapters, limits);
+  Diagnostics shared = cross_chapter_chunks(chapters);
+  warnings.insert(warnings.end(), shared.begin(), shared.end());
   tangling.warnings = std::move(warnings);
   if (!diagnostics.empty()) {
     tangling.files.clear();

@@ -3,6 +3,7 @@
 
 #include "languages.h"
 #include "markdown_reader.h"
+#include "tangler.h"
 #include "test_book.h"
 
 namespace tangle {
@@ -26,6 +27,31 @@ TEST(Warnings, AFenceIndentedFourSpacesThatLooksLikeATangleBlock) {
   EXPECT_TRUE(warnings_of("Text.\n\n    int a;\n").empty());
   EXPECT_TRUE(warnings_of("Text.\n\n    ```\n").empty());  // found by the fuzzer: a bare fence
   EXPECT_TRUE(warnings_of("   ```{.cpp file=src/a.cpp}\n   int a;\n   ```\n").empty());
+}
+
+// A chunk name defined in a second chapter continues the first chapter's chunk (Entangled's
+// rule): legal, so a warning at the later chapter's block, once per chapter, naming the first.
+TEST(Warnings, AChunkNameDefinedInTwoChapters) {
+  Tangling tangling =
+      tangle_texts({{"chapters/a.md",
+                     "---\nsrc: a\n---\n```{.cpp file=src/a/a.cpp}\n<<helpers>>\n```\n"
+                     "```{.cpp #helpers}\nint a;\n```\n"},
+                    {"chapters/b.md",
+                     "---\nsrc: b\n---\n```{.cpp file=src/b/b.cpp}\nint b;\n```\n"
+                     "\n```{.cpp #helpers}\nint b2;\n```\n```{.cpp #helpers}\nint b3;\n```\n"}});
+  EXPECT_TRUE(tangling.diagnostics.empty());
+  ASSERT_EQ(tangling.warnings.size(), 1u);
+  std::string warning = format(tangling.warnings[0]);
+  EXPECT_TRUE(
+      warning.starts_with("chapters/b.md:8: chunk #helpers is first defined in "
+                          "chapters/a.md:7, so this block continues"))
+      << warning;
+  EXPECT_NE(warning.find("#b-helpers"), std::string::npos) << warning;
+  // Blocks of one name within one chapter continue each other, as meant: no word.
+  EXPECT_TRUE(tangle_texts({{"chapters/a.md",
+                             "```{.cpp file=src/a.cpp}\n<<h>>\n```\n"
+                             "```{.cpp #h}\nint a;\n```\n```{.cpp #h}\nint b;\n```\n"}})
+                  .warnings.empty());
 }
 
 TEST(Warnings, ALanguageTheFilesExtensionContradicts) {
