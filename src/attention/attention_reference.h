@@ -51,7 +51,8 @@ inline std::vector<double> reference_attention(const std::vector<float>& q,
       double m = -std::numeric_limits<double>::infinity();
       for (int j = 0; j < keys; ++j) {
         double dot = 0;
-        for (int c = 0; c < d; ++c) dot += double(q[base + size_t(i) * d + c]) * k[base + size_t(j) * d + c];
+        for (int c = 0; c < d; ++c)
+          dot += double(q[base + size_t(i) * d + c]) * k[base + size_t(j) * d + c];
         s[j] = dot * scale;
         m = std::max(m, s[j]);
       }

@@ -39,7 +39,9 @@ constexpr double attainable(double I, double F, double B) { return std::min(F, I
 constexpr double ridge(double F, double B) { return F / B; }
 
 enum class Bound { memory, compute };
-constexpr Bound binding(double I, double F, double B) { return I * B < F ? Bound::memory : Bound::compute; }
+constexpr Bound binding(double I, double F, double B) {
+  return I * B < F ? Bound::memory : Bound::compute;
+}
 
 // The least time the roofs allow: the slower of moving the bytes and doing the FLOPs.
 constexpr double predicted_time(double flops, double bytes, double F, double B) {
@@ -47,13 +49,15 @@ constexpr double predicted_time(double flops, double bytes, double F, double B) 
 }
 
 // Step 6: the speedup a change should bring, the time now over the time predicted after it.
-constexpr double predicted_gain(double time_now, double time_predicted) { return time_now / time_predicted; }
+constexpr double predicted_gain(double time_now, double time_predicted) {
+  return time_now / time_predicted;
+}
 
 // The polynomial degree at the ridge: 2k / 8 = F / B.
 constexpr double ridge_degree(double F, double B) { return 4.0 * ridge(F, B); }
 #line 157 "chapters/4.1-method.md"
 
-#line 217 "chapters/4.1-method.md"
+#line 221 "chapters/4.1-method.md"
 constexpr int kWarpSize = 32;
 constexpr long long kSectorBytes = 32;
 
@@ -63,7 +67,9 @@ struct Loads {
   double requests = 0;
   double sectors = 0;
 };
-constexpr Loads operator+(Loads a, Loads b) { return {a.requests + b.requests, a.sectors + b.sectors}; }
+constexpr Loads operator+(Loads a, Loads b) {
+  return {a.requests + b.requests, a.sectors + b.sectors};
+}
 constexpr double sectors_per_request(Loads l) { return l.sectors / l.requests; }
 
 constexpr long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
@@ -94,24 +100,28 @@ constexpr Loads gemv_warp_per_row_loads(long long m, long long n, long long requ
   for (long long r = 0; r < std::min(m, 8LL); ++r) {
     const double rows_like_r = double(ceil_div(m - r, 8));
     const Loads a_row = contiguous_row((4 * r * n) % kSectorBytes, 4 * n, request_bytes);
-    total = total + Loads{rows_like_r * (a_row.requests + x_row.requests), rows_like_r * (a_row.sectors + x_row.sectors)};
+    total = total + Loads{rows_like_r * (a_row.requests + x_row.requests),
+                          rows_like_r * (a_row.sectors + x_row.sectors)};
   }
   return total;
 }
-constexpr Loads gemv_v2_loads(long long m, long long n) { return gemv_warp_per_row_loads(m, n, 128); }
+constexpr Loads gemv_v2_loads(long long m, long long n) {
+  return gemv_warp_per_row_loads(m, n, 128);
+}
 // v3 reads float4 only where n % 4 == 0 (rows 16-byte aligned); otherwise it runs v2's loop.
 constexpr Loads gemv_v3_loads(long long m, long long n) {
   return gemv_warp_per_row_loads(m, n, n % 4 == 0 ? 512 : 128);
 }
 #line 159 "chapters/4.1-method.md"
 
-#line 274 "chapters/4.1-method.md"
+#line 283 "chapters/4.1-method.md"
 // Bytes that must be in flight per SM to sustain `bandwidth` (B/s) at loaded latency `latency` (s).
 constexpr double bytes_in_flight_needed_per_sm(double bandwidth, double latency, int sm_count) {
   return bandwidth * latency / sm_count;
 }
 // Bytes a kernel keeps in flight per SM: resident warps x independent loads per warp x bytes each.
-constexpr double bytes_in_flight_per_sm(double warps_per_sm, double loads_per_warp, double bytes_per_load) {
+constexpr double bytes_in_flight_per_sm(double warps_per_sm, double loads_per_warp,
+                                        double bytes_per_load) {
   return warps_per_sm * loads_per_warp * bytes_per_load;
 }
 #line 161 "chapters/4.1-method.md"
