@@ -103,15 +103,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // What weave_book writes when there is no error: all of it must be valid UTF-8 and JSON.
   const weave::ChapterOutput& out = woven.front().output;
   require(weave::invalid_utf8_at(out.markdown) == std::string::npos);
+  // As weave_book does: the chapter's figures (its own and named ones), then the book's.
+  std::vector<std::string> shown;
+  for (const std::string& f : out.figures)
+    if (f == id || f.rfind(id + "-", 0) == 0) shown.push_back(f);
+  std::vector<weave::RooflineChapter> points{
+      {id, chapter.fm.title, chapter.basename, out.kernels, shown}};
   weave::Roofs roofs = weave::read_roofs(store);
   std::map<std::string, std::vector<weave::PlacedPoint>> placed;
-  placed[id] = weave::place_points(id, out.kernels, roofs, 1);
-  placed["book"] = weave::place_points(id, out.kernels, roofs, 1);
+  for (const auto& [figure, kernels] : weave::by_figure(out.kernels))
+    placed[figure] = weave::place_points(id, kernels, roofs, 1);
+  placed["book"] = weave::place_points(id, weave::book_kernels(points.front()), roofs, 1);
   std::string markdown =
       out.figures.empty() ? out.markdown : weave::annotate_figures(out.markdown, placed, roofs);
   require(weave::invalid_utf8_at(markdown) == std::string::npos);
-  std::vector<weave::RooflineChapter> points{
-      {id, chapter.fm.title, chapter.basename, out.kernels, out.figures.count(id) > 0}};
   std::string reports =
       weave::book_json(woven, store, book).dump(2) + weave::claims_json(woven).dump(2) +
       weave::claims_markdown(woven, store) + weave::symbols_json(woven, book).dump(2) +
