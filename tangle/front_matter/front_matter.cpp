@@ -15,18 +15,6 @@ std::string_view rtrim(std::string_view line) {
   return end == std::string_view::npos ? std::string_view() : line.substr(0, end + 1);
 }
 
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    lines.push_back(text.substr(pos, end - pos));
-    pos = end + 1;
-  }
-  return lines;
-}
-
 // A message on one line: a control character quoted from the chapter (yaml-cpp quotes what it
 // could not read) is written as \xNN.
 std::string printable(std::string_view text) {
@@ -232,6 +220,18 @@ class Reader {
 };
 
 }  // namespace
+
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    lines.push_back(text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return lines;
+}
 
 FrontMatter read(std::string_view text) {
   FrontMatter fm;

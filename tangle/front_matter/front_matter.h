@@ -46,4 +46,8 @@ struct FrontMatter {
 // caller's to remove). No front matter at all is no error; one opened and never closed is.
 FrontMatter read(std::string_view text);
 
+// The text's lines, without their '\n' (a '\r' before it is kept: the caller decides); views
+// into `text`. Shared with the tangler's Markdown reader.
+std::vector<std::string_view> split_lines(std::string_view text);
+
 }  // namespace front_matter

@@ -8,6 +8,7 @@
 
 #include "attributes.h"
 #include "front_matter.h"
+#include "front_matter/front_matter.h"
 #include "languages.h"
 
 namespace tangle {
@@ -28,23 +29,10 @@ std::string with_lf_line_endings(std::string_view text) {
   return out;
 }
 
-// The text of every line, so the reader can look at a fence as it was written.
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    lines.push_back(text.substr(pos, end - pos));
-    pos = end + 1;
-  }
-  return lines;
-}
-
 std::vector<std::string> literal_lines(const char* literal) {
   std::vector<std::string> lines;
   std::string_view text = literal ? literal : "";
-  for (std::string_view line : split_lines(text)) lines.emplace_back(line);
+  for (std::string_view line : front_matter::split_lines(text)) lines.emplace_back(line);
   return lines;
 }
 
@@ -88,7 +76,7 @@ ChapterReading read_chapter(std::string_view name, std::string_view text) {
   FrontMatter front = strip_front_matter(markdown);
   chapter.src_folder = front.src_folder;
   chapter.src_line = front.src_line;
-  std::vector<std::string_view> source_lines = split_lines(markdown);
+  std::vector<std::string_view> source_lines = front_matter::split_lines(markdown);
   auto error = [&](int line, std::string message) {
     reading.diagnostics.push_back({chapter.name, line, std::move(message)});
   };
