@@ -30,6 +30,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import ncu
@@ -688,15 +689,23 @@ def measure_chapter(root, build, out_root, chapter, front, scratch, pending):
     if test_binary is None and bench_binary is None:
         raise MeasureError(f'{chapter}: neither {src}_test nor {src}_bench under {build}; '
                            'build first (make build)')
+    phases = []  # (phase, seconds): printed at the end, so a long measure shows where it goes
+    started = time.monotonic()
     tests = run_tests(test_binary, scratch) if test_binary else {'passed': 0, 'failed': 0, 'skipped': 0}
+    phases.append(('tests', time.monotonic() - started))
     if bench_binary is None:
         print(f'measure: {chapter} has no {src}_bench: recorded with no results', file=sys.stderr)
         benchmark = {'context': {}, 'benchmarks': []}
     else:
+        started = time.monotonic()
         benchmark = run_benchmarks(bench_binary, scratch)
+        phases.append(('benchmarks', time.monotonic() - started))
     results, clocks = parse_benchmark_json(benchmark, bench_binary or chapter)
+    started = time.monotonic()
     peers = measure_peers(root, front.get('peers'), results,
                           f'{chapter}:{getattr(front, "lines", {}).get("peers", 1)}')
+    if front.get('peers'):
+        phases.append(('peers', time.monotonic() - started))
     smi = query_nvidia_smi()
     context = build_context(benchmark.get('context', {}), clocks, smi, query_nvcc())
     gpu = context.get('gpu')
@@ -721,7 +730,10 @@ def measure_chapter(root, build, out_root, chapter, front, scratch, pending):
     try:
         where = f'{chapter}:{getattr(front, "lines", {}).get("profile", 1)}'
         counted = copy.deepcopy(results)  # the record takes the counters of all its keys, or none
+        started = time.monotonic()
         profiler = ncu.profile_chapter(root, bench_binary, front.get('profile'), counted, where)
+        if front.get('profile'):
+            phases.append(('counters', time.monotonic() - started))
         if profiler:
             record['results'] = counted
             record['profiler'] = profiler
@@ -737,6 +749,8 @@ def measure_chapter(root, build, out_root, chapter, front, scratch, pending):
         }
         pending.append((folder / 'machine.json', machine))
     print(f'measure: measured {chapter} ({len(results)} results{", with counters" if "profiler" in record else ""})')
+    spent = ', '.join(f'{phase} {seconds:.1f} s' for phase, seconds in phases)
+    print(f'measure: {chapter} took {sum(seconds for _, seconds in phases):.1f} s ({spent})')
     return profiled
 
 
