@@ -356,6 +356,16 @@ class CheckTest(Workspace):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn('warning: 3.1-reduction.html: has a claim that no longer holds', done.stdout)
 
+    def test_unmeasured_values_warn_and_prose_about_them_does_not(self):
+        self.damage('3.1-reduction.html', 'It reaches', 'Values read not yet measured until then. It reaches')
+        done = check(self.out, '--no-screenshot')
+        self.assertNotIn('3.1-reduction.html: has values "not yet measured"', done.stdout)
+        self.damage('3.1-reduction.html', 'It reaches',
+                    'It reaches <span class="unmeasured">not yet measured</span> and')
+        done = check(self.out, '--no-screenshot')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn('warning: 3.1-reduction.html: has values "not yet measured"', done.stdout)
+
     def test_missing_chapter_page(self):
         os.unlink(os.path.join(self.out, 'A-bench.html'))
         self.assertCheckFails('A-bench.html: missing')
