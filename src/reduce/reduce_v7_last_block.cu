@@ -11,18 +11,22 @@
 namespace reduce {
 namespace kernels {
 
-// Writes the sum of in[0, n) to *out. With more than one block, *blocks_done must be zero at the
-// start and is zero again at the end, and partials must have gridDim.x slots; a grid of one block
-// touches neither.
+// A grid of one block: its total is the sum, so there is nothing to publish and no one to wait
+// for. A kernel of its own, as CUB gives its single tile, with nothing in it but that block's work.
+__global__ void __launch_bounds__(kThreads) v7_single_block(const float* __restrict__ in,
+                                                            std::size_t n,
+                                                            float* __restrict__ out) {
+  const float sum = device::block_sum(device::thread_sum_vector_ilp<kAccumulators>(in, n));
+  if (threadIdx.x == 0) *out = sum;
+}
+
+// Writes the sum of in[0, n) to *out with two blocks or more. *blocks_done must be zero at the
+// start and is zero again at the end, and partials must have gridDim.x slots.
 __global__ void __launch_bounds__(kThreads) v7_last_block(const float* __restrict__ in,
                                                           std::size_t n, float* partials,
                                                           unsigned* blocks_done, float* out) {
   __shared__ bool is_last;
   const float sum = device::block_sum(device::thread_sum_vector_ilp<kAccumulators>(in, n));
-  if (gridDim.x == 1) {  // the block's total is the sum: nothing to publish, no one to wait for
-    if (threadIdx.x == 0) *out = sum;
-    return;
-  }
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = sum;
     // Release: this block's total is visible before its arrival is. Acquire: the last block to
@@ -79,6 +83,11 @@ void v7_last_block(const float* in, std::size_t n, float* out, Workspace& ws,
     return;
   }
   const Plan plan = plan_v7_last_block(n);
+  if (plan.blocks == 1) {
+    kernels::v7_single_block<<<1, kThreads, 0, stream>>>(in, n, out);
+    CUDA_CHECK_LAUNCH();
+    return;
+  }
   require_capacity(ws, plan.blocks, "reduce::v7_last_block");
   kernels::v7_last_block<<<static_cast<unsigned>(plan.blocks), kThreads, 0, stream>>>(
       in, n, ws.partials(), ws.blocks_done(), out);
