@@ -6,3 +6,5 @@
 set_target_properties(hopper PROPERTIES CUDA_ARCHITECTURES OFF)
 target_compile_options(hopper PRIVATE
                        $<$<COMPILE_LANGUAGE:CUDA>:-gencode=arch=compute_90a,code=sm_90a>)
+# The fused epilogue's peer is cuBLASLt, which the other chapters do not need.
+target_link_libraries(hopper PUBLIC CUDA::cublasLt)
