@@ -59,4 +59,10 @@ function(add_chapter_folder folder)
     target_link_libraries(${name}_bench PRIVATE ${chapter_lib} bench_main benchmark::benchmark)
     add_dependencies(chapters ${name}_bench)
   endif()
+
+  # A chapter may tangle src/<name>/<name>.cmake to adjust its own targets (chapter 3.2b builds
+  # its library for sm_90a only); it is read here, after the targets exist.
+  if(EXISTS ${folder}/${name}.cmake)
+    include(${folder}/${name}.cmake)
+  endif()
 endfunction()
