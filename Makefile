@@ -13,7 +13,11 @@ WEAVE_FLAGS := $(if $(GPU),--gpu $(GPU)) $(if $(filter 1,$(STRICT)),--strict) $(
 .PHONY: deps configure tools tangle chapters build test measure profile weave book clean format
 deps:               ; @.ci/deps
 configure:          ; @cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS) >/dev/null
-tools: configure    ; cmake --build $(BUILD) --target tangle weave
+# configured once; after that Ninja re-runs CMake itself when a CMakeLists.txt or a globbed folder
+# changes (a second configure on every make cost a second, twice per make book); CMAKE_ARGS=... or
+# `make configure` configures again
+$(BUILD)/build.ninja:                         ; @$(MAKE) --no-print-directory configure
+tools: $(if $(CMAKE_ARGS),configure,$(BUILD)/build.ninja) ; cmake --build $(BUILD) --target tangle weave
 tangle: tools       ; $(TANGLE)
 chapters: tangle    ; cmake --build $(BUILD) -j $(JOBS) --target chapters
 build: tangle       ; cmake --build $(BUILD) -j $(JOBS)
