@@ -174,7 +174,10 @@ def build(chapters, src_dir, out_dir, state):
         page_file = os.path.join(out_dir, '.render', 'api-mainpage.md')
         write_file(page_file, page)
         env = {'BOOK_SRC': os.path.abspath(src_dir), 'BOOK_STRIP': os.path.dirname(os.path.abspath(src_dir)),
-               'BOOK_API_OUT': api_dir, 'BOOK_MAINPAGE': page_file}
+               'BOOK_API_OUT': api_dir, 'BOOK_MAINPAGE': page_file,
+               # the main page's folder is the staging folder, a new name each run: stripped, so
+               # that no page names it (api/ is the same for the same src/ in every run)
+               'BOOK_PAGE_DIR': os.path.dirname(page_file)}
         check_harness(src_dir, env)
         code, output = run_doxygen(env)
         if code != 0:

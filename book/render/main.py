@@ -5,10 +5,15 @@ tangled code (src/), and writes the book into OUT_DIR: a page per chapter and an
 book.js, search-index.js and minisearch.js (the search library, from npm), print.html (the whole
 book on one page), figures/, downloads/, api/ (Doxygen) and the EPUB.
 
-Incremental and safe: OUT_DIR is copied as hard links into a staging folder beside it; only the
-outputs whose inputs changed (a digest per output, kept in .render/stamps.json) are made again,
-each written as a new file renamed into place; then the staging folder replaces OUT_DIR whole.
-A failure leaves the previous book as it was."""
+Incremental: only the outputs whose inputs changed (a digest per output, kept in
+.render/stamps.json) are made again, each written as a new file renamed into place. Two steps:
+1. the pages, the index, figures, downloads and api/ are made in a staging folder (OUT_DIR copied
+   as hard links), which then replaces OUT_DIR whole: a failure here leaves the previous book as
+   it was. After a prose edit this is the one page, so the writer sees it as soon as it can be
+   (the renderer prints when: "pages in place after").
+2. what is made from all the pages or all the chapters, in OUT_DIR where it stands: the search
+   index, the print view and the EPUB. A failure here leaves the new pages with the previous
+   index, print view and EPUB, and the next run makes these again."""
 import argparse
 import concurrent.futures
 import glob
@@ -114,20 +119,22 @@ def vendor_search(staging):
                + license_text.replace(b'*/', b'* /') + b'*/\n' + read_bytes(MINISEARCH))
 
 
-def draw_plots(woven, staging, state=None):
-    """Runs every figures/plots/*.py on this GPU's records; each writes its own SVG into figures/."""
-    records = records_dir(woven)
+def plots_to_draw(woven, staging, state):
+    """The figures/plots/*.py scripts to run on this GPU's records (each writes its own SVG into
+    figures/): all of them if any input changed, else none; and the state record."""
     scripts = sorted(glob.glob(os.path.join(PLOTS, '*.py')))
     key = figures_key(woven, *scripts)
     if state is not None and state.unchanged('figures:plots', key, os.path.join(staging, 'figures')):
-        return ('figures:plots', key)
-    for script in scripts:
-        done = subprocess.run([sys.executable, script, records, os.path.join(staging, 'figures')],
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            raise RuntimeError('%s failed (exit %d):\n%s' % (os.path.relpath(script, REPO), done.returncode,
-                                                            done.stderr.strip()))
-    return ('figures:plots', key)
+        return [], ('figures:plots', key)
+    return scripts, ('figures:plots', key)
+
+
+def draw_plot(script, woven, staging):
+    done = subprocess.run([sys.executable, script, records_dir(woven), os.path.join(staging, 'figures')],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError('%s failed (exit %d):\n%s' % (os.path.relpath(script, REPO), done.returncode,
+                                                        done.stderr.strip()))
 
 
 def index_extras(staging, chapters, hrefs):
@@ -141,61 +148,69 @@ def index_extras(staging, chapters, hrefs):
     return extras
 
 
+class PagesInPlace(RuntimeError):
+    """Step 2 failed: the new pages are in place, the rest of the book is the previous one."""
+
+
 def render(out, woven, src_dir, jobs):
+    """Makes the book; returns (chapters, pages made, seconds until they were in place, EPUB
+    remade, search entries)."""
+    start = time.monotonic()
     title, chapters = book_index.read(woven, REPO)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(2, jobs)) as pool:
+        made = stage_pages(out, woven, src_dir, title, chapters, pool)
+        ready = time.monotonic() - start
+        try:
+            epub_made, entries = from_the_pages(out, title, chapters, pool)
+        except (apidocs.ApiError, RuntimeError, OSError) as e:
+            raise PagesInPlace(e)
+    return len(chapters), made, ready, epub_made, entries
+
+
+def stage_pages(out, woven, src_dir, title, chapters, pool):
+    """Step 1: the pages and what they link to, made in a staging folder that replaces OUT_DIR."""
     staging = stage(out)
     try:
         state = State(staging)
         made = []
-        with concurrent.futures.ThreadPoolExecutor(max_workers=max(2, jobs)) as pool:
-            api_job = pool.submit(apidocs.build, chapters, src_dir, staging, state)
-            figure_job = pool.submit(draw_figures, woven, staging, state)
-            plot_job = pool.submit(draw_plots, woven, staging, state)
-            download_jobs = [pool.submit(downloads.build, c, src_dir, staging, state) for c in chapters]
-            map_file, map_digest, api_record = api_job.result()
-            figure_records = [r for r in (figure_job.result(), plot_job.result()) if r]
-            download_results = [j.result() for j in download_jobs]
-            hrefs = [href for href, _ in download_results]
-            records = [r for _, r in download_results if r] + ([api_record] if api_record else []) + figure_records
+        api_job = pool.submit(apidocs.build, chapters, src_dir, staging, state)
+        download_jobs = [pool.submit(downloads.build, c, src_dir, staging, state) for c in chapters]
+        map_file, map_digest, api_record = api_job.result()
+        download_results = [j.result() for j in download_jobs]
+        hrefs = [href for href, _ in download_results]
+        records = [r for _, r in download_results if r] + ([api_record] if api_record else [])
 
-            tools = pages.toolchain_digest()
-            salt = pages.code_salt()
-            page_jobs = {}
-            for i, chapter in enumerate(chapters):
-                key = pages.chapter_digest(title, chapters, i, hrefs[i], map_digest, tools)
-                name = 'page:' + chapter['basename']
-                target = os.path.join(staging, pages.page_name(chapter))
-                fragment = os.path.join(staging, search_index.FRAGMENTS, chapter['basename'] + '.json')
-                if not state.unchanged(name, key, target, fragment):
-                    page_jobs[i] = (pool.submit(pages.render_chapter, title, chapters, i, hrefs[i], map_file, staging,
-                                                salt),
-                                    (name, key))
-            extras = index_extras(staging, chapters, hrefs)
-            measurements = records_dir(woven)
-            index_key = digest(title, [[c['id'], c['title'], c['basename'], c['stale'], c['measured']] for c in chapters],
-                               extras, tools, front.inputs(measurements), read_bytes(front.__file__))
-            if not state.unchanged('index', index_key, os.path.join(staging, 'index.html')):
-                page_jobs['index'] = (pool.submit(pages.render_index, title, chapters, extras, measurements, staging,
-                                                  os.path.join(staging, '.render')), ('index', index_key))
-            # A prose edit: the page is what the writer waits for, so the EPUB (a Pandoc run over the
-            # whole book) is made after the new pages are in place (below); a larger render runs it
-            # beside the pages.
-            epub_job = pool.submit(epub.build, title, chapters, staging, state) if len(page_jobs) > 2 else None
-            for i, (job, record) in page_jobs.items():
-                path = job.result()
-                records.append(record)
-                if i != 'index':
-                    chapter = chapters[i]
-                    search_index.write_fragment(staging, chapter['basename'], search_index.page_entries(
-                        path, pages.page_name(chapter), chapter['id'] + ' ' + chapter['title']))
-                    made.append(chapter['basename'])
-            epub_made = False
-            if epub_job is not None:
-                epub_record, epub_made = epub_job.result()
-                records.append(epub_record)
-        entries = search_index.write_index(staging, chapters)
+        # the pages first (after a prose edit the writer waits for one of them), then the figures:
+        # the pool runs its jobs in that order
+        tools = pages.toolchain_digest()
+        salt = pages.code_salt()
+        page_jobs = {}
+        for i, chapter in enumerate(chapters):
+            key = pages.chapter_digest(title, chapters, i, hrefs[i], map_digest, tools)
+            name = 'page:' + chapter['basename']
+            if not state.unchanged(name, key, os.path.join(staging, pages.page_name(chapter))):
+                page_jobs[i] = (pool.submit(pages.render_chapter, title, chapters, i, hrefs[i], map_file, staging,
+                                            salt), (name, key))
+        figure_job = pool.submit(draw_figures, woven, staging, state)
+        scripts, plots_record = plots_to_draw(woven, staging, state)
+        plot_jobs = [pool.submit(draw_plot, s, woven, staging) for s in scripts]
+
+        records += [r for r in [figure_job.result()] if r] + [plots_record]
+        for job in plot_jobs:
+            job.result()
+        extras = index_extras(staging, chapters, hrefs)
+        measurements = records_dir(woven)
+        index_key = digest(title, [[c['id'], c['title'], c['basename'], c['stale'], c['measured']] for c in chapters],
+                           extras, tools, front.inputs(measurements), read_bytes(front.__file__))
+        if not state.unchanged('index', index_key, os.path.join(staging, 'index.html')):
+            page_jobs['index'] = (pool.submit(pages.render_index, title, chapters, extras, measurements, staging,
+                                              os.path.join(staging, '.render')), ('index', index_key))
+        for i, (job, record) in page_jobs.items():
+            job.result()
+            records.append(record)
+            if i != 'index':
+                made.append(chapters[i]['basename'])
         vendor_search(staging)
-        print_view.build(title, chapters, pages.page_name, staging)
         for asset in ASSETS:
             write_file(os.path.join(staging, asset), read_bytes(os.path.join(BOOK, asset)))
         keep = {pages.page_name(c) for c in chapters} | {'index.html', 'print.html'}
@@ -207,16 +222,29 @@ def render(out, woven, src_dir, jobs):
         state.save()
         swap(staging, out)
     except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)   # no job left to write into the staging folder
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    if epub_job is None:
-        # the pages are in place; the EPUB is written into the book where it stands (a new file
-        # renamed over the old one), and its digest recorded once it is there
-        state = State(out)
-        epub_record, epub_made = epub.build(title, chapters, out, state)
-        state.record(*epub_record)
-        state.save()
-    return len(chapters), made, epub_made, entries
+    return made
+
+
+def from_the_pages(out, title, chapters, pool):
+    """Step 2, in OUT_DIR as it stands: the EPUB (its chapters' trees, then a Pandoc run over them
+    joined) beside the search index and the print view. The state records each only once it is in
+    place."""
+    state = State(out)
+    version = epub.pandoc_version()
+    ast_jobs = [pool.submit(epub.chapter_ast, c, out, state, version) for c in chapters]
+    try:
+        records, entries = search_index.build(out, chapters, pages.page_name, state)
+        records.append(print_view.build(title, chapters, pages.page_name, out, state))
+    finally:
+        records += [job.result() for job in ast_jobs]
+    epub_record, epub_made = epub.build(title, chapters, out, state)
+    for name, key in records + [epub_record]:
+        state.record(name, key)
+    state.save()
+    return epub_made, entries
 
 
 def main(argv):
@@ -228,15 +256,19 @@ def main(argv):
     args = parser.parse_args(argv)
     start = time.monotonic()
     try:
-        count, made, epub_made, entries = render(os.path.abspath(args.out_dir), os.path.abspath(args.woven_dir),
+        count, made, ready, epub_made, entries = render(os.path.abspath(args.out_dir), os.path.abspath(args.woven_dir),
                                                  os.path.abspath(args.src), args.jobs)
+    except PagesInPlace as e:
+        print('book/render.sh: %s\nbook/render.sh: the new pages are in %s; its search index, print view and '
+              'EPUB are the previous ones (the next run makes them).' % (e, args.out_dir), file=sys.stderr)
+        return 1
     except (book_index.BookError, apidocs.ApiError, front.FrontError, RuntimeError, OSError) as e:
         print('book/render.sh: %s\nbook/render.sh: the previous book in %s is unchanged.' % (e, args.out_dir),
               file=sys.stderr)
         return 1
-    print('render: %d chapter(s), %d page(s) re-rendered%s%s, %d search entries, %.2f s -> %s'
-          % (count, len(made), ' (' + ', '.join(made) + ')' if made else '', ', EPUB remade' if epub_made else '',
-             entries, time.monotonic() - start, args.out_dir))
+    print('render: %d chapter(s), %d page(s) re-rendered%s (pages in place after %.2f s)%s, %d search entries, '
+          '%.2f s -> %s' % (count, len(made), ' (' + ', '.join(made) + ')' if made else '', ready,
+                            ', EPUB remade' if epub_made else '', entries, time.monotonic() - start, args.out_dir))
     return 0
 
 

@@ -6,7 +6,7 @@ import html
 import os
 import re
 
-from stamps import write_file
+from stamps import digest, read_bytes, write_file
 
 MAIN = re.compile(r'<main id="content">(.*)</main>', re.S)
 ID = re.compile(r'\bid="([^"]*)"')
@@ -33,13 +33,17 @@ def chapter_body(page_html, base, pages):
     return body.replace('<details class="apparatus">', '<details class="apparatus" open>')
 
 
-def build(book_title, chapters, page_name, out_dir):
+def build(book_title, chapters, page_name, out_dir, state):
+    """print.html, made again if a page changed; returns the state record."""
+    texts = [read_bytes(os.path.join(out_dir, page_name(c))) for c in chapters]
+    key = digest(book_title, [[page_name(c), c['id'], c['title']] for c in chapters], texts, read_bytes(__file__))
+    if state.unchanged('print', key, os.path.join(out_dir, 'print.html')):
+        return 'print', key
     pages = {page_name(c) for c in chapters}
     sections = []
-    for chapter in chapters:
+    for chapter, text in zip(chapters, texts):
         name = page_name(chapter)
-        with open(os.path.join(out_dir, name), encoding='utf-8') as f:
-            body = chapter_body(f.read(), name[:-len('.html')], pages)
+        body = chapter_body(text.decode('utf-8'), name[:-len('.html')], pages)
         sections.append('<section class="print-chapter" id="%s">\n%s\n</section>'
                         % (html.escape(name[:-len('.html')]), body))
     contents = ''.join('<li><a href="#%s">%s %s</a></li>' % (
@@ -55,3 +59,4 @@ def build(book_title, chapters, page_name, out_dir):
             '</main></div>\n</body>\n</html>\n') % (html.escape(book_title), html.escape(book_title),
                                                     contents, '\n'.join(sections))
     write_file(os.path.join(out_dir, 'print.html'), page)
+    return 'print', key

@@ -2,15 +2,16 @@
 with the anchor of the heading above it (a code block: its own anchor). A paragraph's formulas are
 kept as searchable words (x: B_\\text{dram} gives B_dram, \\lambda gives lambda and λ); a code
 block's identifiers likewise. One fragment per chapter is kept in .render/search/ (remade only
-with its page); the fragments are joined, in book order, into search-index.js, a script that sets
-window.BOOK_SEARCH_INDEX (a <script>, not fetched JSON, so file:// pages work). book/book.js
-indexes these documents with MiniSearch (vendored as minisearch.js) on the first search."""
+when its page changed); the fragments are joined, in book order, into search-index.js, a script
+that sets window.BOOK_SEARCH_INDEX (a <script>, not fetched JSON, so file:// pages work).
+book/book.js indexes these documents with MiniSearch (vendored as minisearch.js) on the first
+search."""
 import html.parser
 import json
 import os
 import re
 
-from stamps import write_file
+from stamps import digest, read_bytes, write_file
 
 FRAGMENTS = os.path.join('.render', 'search')
 TEXT_TAGS = {'p', 'li', 'dd', 'td', 'th', 'figcaption', 'blockquote'}
@@ -136,3 +137,18 @@ def write_index(out_dir, chapters):
     write_file(os.path.join(out_dir, 'search-index.json'), index + '\n')
     write_file(os.path.join(out_dir, 'search-index.js'), 'window.BOOK_SEARCH_INDEX = ' + index + ';\n')
     return len(entries)
+
+
+def build(out_dir, chapters, page_name, state):
+    """Each chapter's fragment, made again if its page changed, and the index of them all; returns
+    the state records and the number of entries."""
+    own = read_bytes(__file__)
+    records = []
+    for chapter in chapters:
+        page = os.path.join(out_dir, page_name(chapter))
+        label = chapter['id'] + ' ' + chapter['title']
+        name, key = 'search:' + chapter['basename'], digest(read_bytes(page), page_name(chapter), label, own)
+        if not state.unchanged(name, key, os.path.join(out_dir, FRAGMENTS, chapter['basename'] + '.json')):
+            write_fragment(out_dir, chapter['basename'], page_entries(page, page_name(chapter), label))
+        records.append((name, key))
+    return records, write_index(out_dir, chapters)

@@ -82,8 +82,10 @@ TEST(Book, ClaimsAreMarkedAndReported) {
   auto out = book.outputs();
   EXPECT_TRUE(contains(out["1-alpha.md"], "::: {.claim .claim-holds data-expr="));
   EXPECT_TRUE(contains(out["1-alpha.md"], "::: {.claim .claim-broken data-expr="));
-  EXPECT_TRUE(contains(out["1-alpha.md"],
-                       "[**Broken on Test GPU:** `alpha/v2_fast@1048576 : time` = 400 µs not <"));
+  EXPECT_TRUE(contains(
+      out["1-alpha.md"],
+      "<span class=\"claim-verdict\">**Broken on Test GPU:** `alpha/v2_fast@1048576 : time` "
+      "= 400 µs not <"));
   EXPECT_TRUE(contains(out["2-beta.md"], "::: {.claim .claim-unmeasured"));
   auto claims = nlohmann::json::parse(out["claims.json"]);
   EXPECT_EQ(claims["summary"]["holds"], 1);
