@@ -56,6 +56,11 @@ inline void launch_tree_passes(PassKernel kernel, const char* who, const float* 
 
 // v3, v4, v5: a grid-stride kernel over the input writes one partial per block; the same kernel
 // with one block then sums the partials. With one block the first pass is already the answer.
+// v5's kernel (kAccumulators) as one block over all of in[0, n), its total written to *out: the
+// very kernel v5 runs, which v7 launches for inputs one block can take (see v7 for why the same
+// kernel and not a copy of its source).
+void v5_single_block(const float* in, std::size_t n, float* out, cudaStream_t stream);
+
 inline void launch_two_passes(PassKernel kernel, std::size_t blocks, const float* in,
                               std::size_t n, float* out, Workspace& ws, cudaStream_t stream) {
   if (blocks == 1) {
