@@ -124,21 +124,20 @@ __device__ __forceinline__ void store_accumulators(const float (&d)[R], __nv_bfl
   }
 }
 
-// The same 64 x 256 accumulators -> BF16 in shared memory, `staging`, laid out as a TMA store of
-// four 64 x 64 boxes with the 128-byte swizzle reads them: box p = columns 64 p .. 64 p + 63 at
-// p * 8 KiB, row r at r * 128 bytes, its 16-byte chunk q at chunk q ^ (r % 8). A warp's store
-// for one j then covers 8 rows in 8 different chunks: all 32 banks, no conflict. Nothing is
-// guarded: the copy engine drops what lies outside the matrix (columns past N get a zero bias).
+// Half `half` of the same 64 x 256 accumulators (columns 128 half .. 128 half + 127) -> BF16 in
+// shared memory, `staging`, laid out as a TMA store of two 64 x 64 boxes with the 128-byte
+// swizzle reads them: box p at p * 8 KiB, row r at r * 128 bytes, its 16-byte chunk q at chunk
+// q ^ (r % 8). A warp's store for one j then covers 8 rows in 8 different chunks: all 32 banks,
+// no conflict. Nothing is guarded: the copy engine drops what lies outside the matrix.
+// kBiasGelu: GELU(d + bias) with the bias pairs of load_bias_pairs (zero past N).
 template <bool kBiasGelu = false, bool kFastTanh = false>
-__device__ __forceinline__ void stage_accumulators(const float (&d)[128], uint8_t* staging, int N,
-                                                   int col0,
-                                                   const __nv_bfloat16* bias = nullptr) {
+__device__ __forceinline__ void stage_half(const float (&d)[128], uint8_t* staging, int half,
+                                           const __nv_bfloat162 (&bias_pairs)[32]) {
   const int t = threadIdx.x % 128, w = t / 32, l = t % 32;
   const uint32_t base = ptx::smem_addr(staging);
-  __nv_bfloat162 bias_pairs[32];
-  if constexpr (kBiasGelu) load_bias_pairs(bias_pairs, bias, N, col0);
 #pragma unroll
-  for (int j = 0; j < 32; ++j) {
+  for (int jj = 0; jj < 16; ++jj) {
+    const int j = 16 * half + jj;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const int r = 16 * w + l / 4 + 8 * h;
@@ -149,8 +148,8 @@ __device__ __forceinline__ void stage_accumulators(const float (&d)[128], uint8_
         x1 = kFastTanh ? gelu_tanh_fast(x1 + b.y) : gelu_tanh(x1 + b.y);
       }
       const __nv_bfloat162 v = __floats2bfloat162_rn(x0, x1);
-      const int chunk = (j % 8) ^ (r % 8);
-      const uint32_t at = base + (j / 8) * 8192 + r * 128 + chunk * 16 + 4 * (l % 4);
+      const int chunk = (jj % 8) ^ (r % 8);
+      const uint32_t at = base + (jj / 8) * 8192 + r * 128 + chunk * 16 + 4 * (l % 4);
       asm volatile("st.shared.b32 [%0], %1;" ::"r"(at), "r"(*reinterpret_cast<const uint32_t*>(&v))
                    : "memory");
     }
