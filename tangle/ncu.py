@@ -1,19 +1,25 @@
 """Hardware counters for the measurement records: Nsight Compute (ncu) over one timed iteration.
 
-make measure calls profile_chapter() after a chapter's benchmarks: for each result key of the
-front matter's `profile:` list it runs the chapter's benchmark binary under
+make measure calls profile_chapter() after a chapter's benchmarks. It runs the chapter's benchmark
+binary once under
   ncu --clock-control none --profile-from-start off --csv --metrics <book/ncu-metrics.txt> \
-      <bench> --benchmark_filter=<that key's benchmark>
+      <bench> --benchmark_filter=<every key of the front matter's profile: list>
 with BENCH_PROFILE=1, so that bench::time_gpu opens the profiler around exactly one timed
-iteration (appendix A). ncu's CSV (one row per kernel and metric) is parsed, the kernels of the
-iteration are combined into the record's quantities (book/CONVENTIONS.md), and these are merged
-into results[key]. Python's standard library only.
+iteration of each benchmark (appendix A) and launches the marker kernel bench_profile_marker
+first inside it. ncu profiles each kernel (kernel replay); its CSV (one row per kernel and metric)
+is parsed, the kernels are split into iterations at the markers, the i-th iteration is given to
+the i-th profiled benchmark in the order the binary ran them (its --benchmark_out JSON), the
+kernels of each iteration are combined into the record's quantities (book/CONVENTIONS.md), and
+these are merged into results[key]. One ncu process per chapter, not one per key: the binary's
+start-up (its CUDA context, its inputs) is paid once. Python's standard library only.
 """
 import csv
+import json
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -157,12 +163,22 @@ def benchmark_filter(key):
     return pattern + settings + '$'
 
 
-def ncu_command(ncu, binary, metrics, key):
-    return [ncu, '--clock-control', 'none', '--profile-from-start', 'off', '--csv',
-            '--metrics', ','.join(metrics), str(binary), f'--benchmark_filter={benchmark_filter(key)}']
+def chapter_filter(keys):
+    """One --benchmark_filter that selects exactly the benchmarks of all the keys."""
+    return '|'.join(f'({benchmark_filter(key)})' for key in keys)
 
 
-def run_profiled(command, what, timeout=600):
+def ncu_command(ncu, binary, metrics, keys, benchmark_out=None):
+    """The one ncu command line that profiles every key of a chapter (a single key: a str)."""
+    keys = [keys] if isinstance(keys, str) else list(keys)
+    command = [ncu, '--clock-control', 'none', '--profile-from-start', 'off', '--csv',
+               '--metrics', ','.join(metrics), str(binary), f'--benchmark_filter={chapter_filter(keys)}']
+    if benchmark_out is not None:
+        command += [f'--benchmark_out={benchmark_out}', '--benchmark_out_format=json']
+    return command
+
+
+def run_profiled(command, what, timeout=900):
     """Runs a command with BENCH_PROFILE=1; its standard output. Errors quote ncu's own."""
     environment = dict(os.environ, BENCH_PROFILE='1')
     try:
@@ -284,6 +300,58 @@ def combine(kernels, metrics, source):
 
 
 # ---------------------------------------------------------------------------------------------
+# One process, many benchmarks: which kernels belong to which key
+
+# The kernel bench::time_gpu launches first inside each profiled iteration (appendix A): a
+# delimiter in ncu's list of kernels, never one of the benchmark's own.
+MARKER = 'bench_profile_marker'
+
+
+def split_at_markers(kernels, source):
+    """The kernels of each profiled iteration, in order: a list per marker, markers left out. Output
+    with no marker at all (a harness before the marker) is one iteration."""
+    if not any(k['name'].startswith(MARKER) for k in kernels):
+        return [kernels] if kernels else []
+    if not kernels[0]['name'].startswith(MARKER):
+        raise NcuError(f'{source}: kernel {kernels[0]["id"]} ({kernels[0]["name"]}) was profiled before '
+                       f'the first {MARKER}: something outside bench::time_gpu opened the profiler')
+    iterations = []
+    for kernel in kernels:
+        if kernel['name'].startswith(MARKER):
+            iterations.append([])
+        else:
+            iterations[-1].append(kernel)
+    return iterations
+
+
+def run_order(keys, benchmark_json, source):
+    """The keys in the order the binary ran their benchmarks, from its --benchmark_out JSON: each run
+    is matched to the key whose filter selects its name; runs that failed or skipped opened no
+    profiler and are left out."""
+    patterns = {key: re.compile(benchmark_filter(key)) for key in keys}
+    order = []
+    for run in benchmark_json.get('benchmarks', []) if isinstance(benchmark_json, dict) else []:
+        if run.get('error_occurred') or run.get('run_type', 'iteration') != 'iteration':
+            continue
+        name = run.get('run_name', run.get('name', ''))
+        matched = [key for key, pattern in patterns.items() if pattern.search(name)]
+        if len(matched) == 1 and matched[0] not in order:
+            order.append(matched[0])
+    missing = [key for key in keys if key not in order]
+    if missing:
+        raise NcuError(f'{source}: under ncu the binary ran no (successful) benchmark for '
+                       f'{", ".join(missing)}; was it skipped or did it fail there?')
+    return order
+
+
+def read_benchmark_out(path, source):
+    try:
+        return json.loads(Path(path).read_text(encoding='utf-8'))
+    except (OSError, json.JSONDecodeError) as error:
+        raise NcuError(f'{source}: the benchmark binary wrote no readable --benchmark_out under ncu ({error})')
+
+
+# ---------------------------------------------------------------------------------------------
 # make measure's hook
 
 def profile_chapter(root, binary, keys, results, where):
@@ -308,11 +376,19 @@ def profile_chapter(root, binary, keys, results, where):
     metrics_file = Path(root) / METRICS_FILE
     metrics = read_metric_file(metrics_file)
     started = time.monotonic()
-    for key in keys:
-        print(f'measure: ncu {key}', flush=True)
-        output = run_profiled(ncu_command(ncu, binary, metrics, key), f'{where}: {key}')
-        counters = combine(parse_metrics_csv(output, f'ncu output for {key}'), metrics,
-                           f'ncu output for {key}')
+    print(f'measure: ncu, one process for {len(keys)} result(s)', flush=True)
+    with tempfile.TemporaryDirectory(prefix='ncu-') as scratch:
+        benchmark_out = Path(scratch) / 'profiled.json'
+        output = run_profiled(ncu_command(ncu, binary, metrics, keys, benchmark_out), where,
+                              timeout=300 + 60 * len(keys))
+        source = f'ncu output for {binary}'
+        iterations = split_at_markers(parse_metrics_csv(output, source), source)
+        order = keys if len(keys) == 1 else run_order(keys, read_benchmark_out(benchmark_out, where), where)
+    if len(iterations) != len(order):
+        raise NcuError(f'{where}: ncu saw {len(iterations)} profiled iteration(s), the binary ran '
+                       f'{len(order)} profiled benchmark(s) ({", ".join(order)}); they must pair one to one')
+    for key, kernels in zip(order, iterations):
+        counters = combine(kernels, metrics, f'ncu output for {key}')
         clash = sorted(set(counters) & set(results[key]))
         if clash:
             raise NcuError(f'{where}: {key}: the benchmark already records {", ".join(clash)}; '

@@ -1,5 +1,6 @@
 """Unit tests of tangle/ncu.py on output recorded from the real ncu 2025.3.1 on the H200
 (fixtures/ncu/: probe.cu profiled by run.sh), and on broken copies of it. No GPU, no ncu."""
+import json
 import re
 import sys
 import tempfile
@@ -222,7 +223,69 @@ class Command(unittest.TestCase):
         self.assertEqual(command[:7], ['ncu', '--clock-control', 'none', '--profile-from-start', 'off',
                                        '--csv', '--metrics'])
         self.assertEqual(command[7:9], ['a__b.sum,c__d.sum', 'b/reduce_bench'])
-        self.assertTrue(command[9].startswith('--benchmark_filter=^reduce/v1/'))
+        self.assertTrue(command[9].startswith('--benchmark_filter=(^reduce/v1/'))
+
+    def test_one_filter_for_a_chapter(self):
+        command = ncu.ncu_command('ncu', Path('b/x_bench'), ['a__b.sum'], ['reduce/v1@8', 'reduce/v2@8'],
+                                  Path('o.json'))
+        pattern = re.compile(command[9].split('=', 1)[1])
+        self.assertTrue(pattern.search('reduce/v1/8/manual_time'))
+        self.assertTrue(pattern.search('reduce/v2/8/manual_time'))
+        self.assertFalse(pattern.search('reduce/v3/8/manual_time'))
+        self.assertFalse(pattern.search('reduce/v1/80/manual_time'))
+        self.assertEqual(command[10:], ['--benchmark_out=o.json', '--benchmark_out_format=json'])
+
+
+def with_markers(groups):
+    """ncu CSV text: for each group, a marker kernel, then the probe's kernels named in the group."""
+    lines = PROBE.split('\n')
+    header = next(i for i, line in enumerate(lines) if line.startswith(ncu.HEADER_START))
+    rows = {}
+    for line in lines[header + 1:]:
+        if line.startswith('"'):
+            name = line.split('","')[4].split('(')[0]
+            rows.setdefault(name, []).append(line)
+    out, next_id = lines[:header + 1], 0
+    for group in groups:
+        for name in ['MARKER'] + group:
+            source = rows['copy4'] if name == 'MARKER' else rows[name]
+            for line in source:
+                fields = line.split('","')
+                fields[0] = f'"{next_id}'
+                if name == 'MARKER':
+                    fields[4] = f'{ncu.MARKER}()'
+                out.append('","'.join(fields))
+            next_id += 1
+    return '\n'.join(out) + '\n'
+
+
+class OneProcess(unittest.TestCase):
+    def test_kernels_split_at_markers(self):
+        kernels = ncu.parse_metrics_csv(with_markers([['copy4'], ['smem_conflict', 'fma_loop']]), 'x.csv')
+        iterations = ncu.split_at_markers(kernels, 'x.csv')
+        self.assertEqual([[k['name'].split('(')[0] for k in it] for it in iterations],
+                         [['copy4'], ['smem_conflict', 'fma_loop']])
+
+    def test_no_marker_is_one_iteration(self):
+        self.assertEqual(len(ncu.split_at_markers(kernels_of(), 'probe.csv')), 1)
+
+    def test_a_kernel_before_the_first_marker_is_an_error(self):
+        kernels = kernels_of()[:1] + ncu.parse_metrics_csv(with_markers([['copy4']]), 'x.csv')
+        with self.assertRaisesRegex(ncu.NcuError, r'profiled before the first bench_profile_marker'):
+            ncu.split_at_markers(kernels, 'x.csv')
+
+    def test_run_order_follows_the_binary_and_skips_failed_runs(self):
+        runs = {'benchmarks': [
+            {'run_name': 'reduce/v2/8/manual_time', 'run_type': 'iteration'},
+            {'run_name': 'reduce/v2/8/manual_time', 'run_type': 'iteration'},
+            {'run_name': 'reduce/v3/8/manual_time', 'run_type': 'iteration', 'error_occurred': True},
+            {'run_name': 'reduce/v1/8/manual_time', 'run_type': 'aggregate'},
+            {'run_name': 'reduce/v1/8/manual_time', 'run_type': 'iteration'},
+        ]}
+        self.assertEqual(ncu.run_order(['reduce/v1@8', 'reduce/v2@8'], runs, 'c.md:6'),
+                         ['reduce/v2@8', 'reduce/v1@8'])
+        with self.assertRaisesRegex(ncu.NcuError, r'^c.md:6: under ncu the binary ran no .*reduce/v3@8'):
+            ncu.run_order(['reduce/v1@8', 'reduce/v3@8'], runs, 'c.md:6')
 
 
 class ProfileChapter(unittest.TestCase):
@@ -244,23 +307,48 @@ class ProfileChapter(unittest.TestCase):
             self.assertIsNone(ncu.profile_chapter(REPO, Path('x'), ['reduce/v1@8'], self.results, 'c.md:6'))
         printed.assert_called_once_with('measure: no ncu found: timings only', flush=True)
 
-    def test_counters_are_merged_into_the_result(self):
-        results = {'reduce/v1@8': {'time': {'median': 1.0, 'unit': 's'}}}
+    def profile(self, keys, output, runs):
+        results = {key: {'time': {'median': 1.0, 'unit': 's'}} for key in keys}
         with tempfile.TemporaryDirectory() as folder:
             root = Path(folder)
             (root / 'book').mkdir()
             (root / ncu.METRICS_FILE).write_text((FIXTURES / 'metrics.txt').read_text())
+
+            def run(command, what, timeout):
+                out = next(a for a in command if a.startswith('--benchmark_out='))
+                Path(out.split('=', 1)[1]).write_text(json.dumps(runs))
+                return output
             with mock.patch.object(ncu, 'find_ncu', return_value='ncu'), \
-                    mock.patch.object(ncu, 'run_profiled', return_value=PROBE) as run, \
+                    mock.patch.object(ncu, 'run_profiled', side_effect=run) as called, \
                     mock.patch.object(ncu, 'ncu_version', return_value='2025.3.1.0'), \
                     mock.patch('builtins.print'):
-                profiler = ncu.profile_chapter(root, Path('b/reduce_bench'), ['reduce/v1@8'], results, 'c.md:6')
+                profiler = ncu.profile_chapter(root, Path('b/reduce_bench'), keys, results, 'c.md:6')
+        return profiler, results, called
+
+    def test_counters_are_merged_into_the_result(self):
+        profiler, results, run = self.profile(['reduce/v1@8'], PROBE, {'benchmarks': []})
         self.assertEqual(profiler, {'tool': 'ncu', 'version': '2025.3.1.0', 'clock_control': 'none',
                                     'metrics_file': 'book/ncu-metrics.txt'})
-        self.assertIn('--benchmark_filter=^reduce/v1/', run.call_args[0][0][-1])
+        self.assertEqual(run.call_count, 1)
+        self.assertIn('--benchmark_filter=(^reduce/v1/', ' '.join(run.call_args[0][0]))
         self.assertEqual(results['reduce/v1@8']['time']['median'], 1.0)
         self.assertEqual(results['reduce/v1@8']['shared_bank_conflicts']['median'], 63488)
         self.assertEqual(results['reduce/v1@8']['profiled_kernels']['median'], 3)
+
+    def test_one_process_gives_each_key_its_own_kernels(self):
+        runs = {'benchmarks': [{'run_name': 'reduce/v2/8/manual_time'}, {'run_name': 'reduce/v1/8/manual_time'}]}
+        output = with_markers([['smem_conflict'], ['copy4', 'fma_loop']])
+        _, results, run = self.profile(['reduce/v1@8', 'reduce/v2@8'], output, runs)
+        self.assertEqual(run.call_count, 1)
+        self.assertEqual(results['reduce/v2@8']['profiled_kernels']['median'], 1)
+        self.assertEqual(results['reduce/v2@8']['shared_bank_conflicts']['median'], 63488)
+        self.assertEqual(results['reduce/v1@8']['profiled_kernels']['median'], 2)
+        self.assertEqual(results['reduce/v1@8']['shared_bank_conflicts']['median'], 0)
+
+    def test_iterations_and_benchmarks_must_pair(self):
+        runs = {'benchmarks': [{'run_name': 'reduce/v1/8/manual_time'}, {'run_name': 'reduce/v2/8/manual_time'}]}
+        with self.assertRaisesRegex(ncu.NcuError, r'ncu saw 1 profiled iteration\(s\), the binary ran 2'):
+            self.profile(['reduce/v1@8', 'reduce/v2@8'], with_markers([['copy4']]), runs)
 
 
 if __name__ == '__main__':
