@@ -671,12 +671,15 @@ def run_benchmarks(binary, scratch):
         merged['benchmarks'].extend(runs)
         if completed.returncode == 0:
             return merged
+        if not data.get('context'):  # the reporter writes it first: the binary died before any run
+            raise MeasureError(f'{binary}: {outcomes.crash_message(completed.returncode, completed.stderr)}'
+                               ', before its first benchmark; see its output above')
         if remaining is None:
             remaining = list_benchmarks(binary)
         finished = {result_key(str(run.get('run_name', run.get('name', ''))))
                     for run in runs if isinstance(run, dict)}
         remaining = [name for name in remaining if result_key(name) not in finished]
-        reason = outcomes.crash_reason(completed.returncode, completed.stderr)
+        reason = outcomes.crash_message(completed.returncode, completed.stderr)
         print(f'measure: error: {binary}: {reason}', file=sys.stderr)
         if not remaining:
             raise MeasureError(f'{binary}: {reason}, after its last benchmark; run it alone to see why')

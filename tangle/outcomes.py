@@ -97,14 +97,18 @@ def exact_filter(names):
     return '^(' + '|'.join(escaped) + ')$'
 
 
-def crash_reason(returncode, stderr_text):
-    """Why a benchmark binary died: its exit status or signal, and the exception's message when
-    the C++ runtime printed one (std::terminate's "what():  ...")."""
+def crash_message(returncode, stderr_text):
+    """The error message of the benchmark a binary died in: the exception's own message when the
+    C++ runtime printed one (std::terminate's "what():  ...") and it marks a skip (an allocation
+    that did not fit, thrown outside time_gpu: "skipped: needs ..."); otherwise its exit status or
+    signal, and that message or the last line of stderr."""
     status = (f'killed by signal {-returncode}' if returncode < 0
               else f'exited with status {returncode}')
     lines = [line.strip() for line in stderr_text.strip().split('\n') if line.strip()]
     said = next((line.split('what():', 1)[1].strip() for line in reversed(lines) if 'what():' in line),
                 lines[-1] if lines else '')
+    if said.startswith(SKIP_PREFIX):
+        return said
     return f'the benchmark binary {status} while running it' + (f': {said}' if said else '')
 
 

@@ -110,11 +110,17 @@ class Outcomes(unittest.TestCase):
         self.assertFalse(re.fullmatch(pattern, 'a/v1/8/repeats:10/manual_time/extra'))
 
     def test_a_crash_reason_names_the_exception(self):
-        self.assertEqual(outcomes.crash_reason(-11, ''),
+        self.assertEqual(outcomes.crash_message(-11, ''),
                          'the benchmark binary killed by signal 11 while running it')
         said = "terminate called\n  what():  out of memory\n"
-        self.assertEqual(outcomes.crash_reason(134, said),
+        self.assertEqual(outcomes.crash_message(134, said),
                          'the benchmark binary exited with status 134 while running it: out of memory')
+
+    def test_a_crash_on_an_allocation_that_does_not_fit_is_a_skip(self):
+        said = "terminate called after throwing an instance of 'bench::DoesNotFit'\n" \
+               "  what():  skipped: needs 26.0 GiB, 23.6 GiB free\n"
+        self.assertEqual(outcomes.from_error_message(outcomes.crash_message(134, said)),
+                         {'status': 'skipped', 'reason': 'needs 26.0 GiB, 23.6 GiB free'})
 
 
 class DeviceThatCannotRunEverything(unittest.TestCase):
@@ -237,6 +243,19 @@ class DeviceThatCannotRunEverything(unittest.TestCase):
             self.assertEqual(ceilings['copy_bandwidth']['from'], 'memcpy_bandwidth')
             self.assertEqual(ceilings['fp32_fma_rate']['unit'], 'FLOP/s')
             self.assertIn('A (machine.json)', said)
+
+    def test_a_binary_that_dies_before_its_first_benchmark_stops_the_run(self):
+        # No GPU context (no device): nothing ran, so nothing is recorded as measured or failed.
+        with tempfile.TemporaryDirectory() as folder:
+            root, build = self.make_book(folder, [('attention/v1_naive/4096', 'ok')])
+            (build / 'bench_bench').write_text(
+                '#!/bin/sh\necho "bench_bench: cannot read the GPU\'s context" >&2\nexit 1\n')
+            out = Path(folder) / 'out'
+            code, said = self.measure(root, build, out)
+            self.assertEqual(code, 1)
+            self.assertIn("exited with status 1 while running it: bench_bench: cannot read the GPU's "
+                          'context, before its first benchmark', said)
+            self.assertFalse(out.exists())
 
     def test_records_go_under_the_slug_asked_for(self):
         with tempfile.TemporaryDirectory() as folder:
