@@ -24,7 +24,7 @@ tangle: tools       ; $(TANGLE)
 chapters: tangle    ; cmake --build $(BUILD) -j $(JOBS) --target chapters
 build: tangle       ; cmake --build $(BUILD) -j $(JOBS)
 test: deps tools    ; $(TANGLE) --check && cmake --build $(BUILD) -j $(JOBS) && ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
-measure: build      ; $(PYTHON) tangle/measure.py --build $(BUILD) $(if $(CHAPTER),--chapter $(CHAPTER))
+measure: build      ; $(PYTHON) tangle/measure.py --build $(BUILD) $(if $(CHAPTER),--chapter $(CHAPTER)) $(MEASURE_FLAGS)
 profile: tangle     ; $(if $(KERNEL),,$(error make profile needs KERNEL=<result key>, e.g. KERNEL=reduce/v1_naive@268435456)) cmake --build $(BUILD) -j $(JOBS) --target $(firstword $(subst /, ,$(KERNEL)))_bench && $(PYTHON) tangle/ncu_profile.py --build $(BUILD) $(KERNEL)
 weave: tools        ; $(WOVEN)
 book: MEASURED_NOW = $(MEASURE)

@@ -2,20 +2,26 @@
 """make measure: test, then benchmark, each chapter on this machine's GPU and write its record.
 
 For every chapter of book/chapters.txt (or the one --chapter names, by id or path):
-  1. run <build>/<src>_test with --gtest_output=json; stop if any test fails;
-  2. run <build>/<src>_bench with --benchmark_out; stop if any benchmark reported an error;
+  1. run <build>/<src>_test with --gtest_output=json; if any test fails, the chapter's benchmarks
+     are not timed: each is recorded as failed, with the failed tests' names as its reason;
+  2. run <build>/<src>_bench with --benchmark_out; a benchmark that reports an error is recorded as
+     skipped ("skipped: " reasons: too little memory, a feature the GPU lacks) or failed, and a
+     binary that crashes keeps what it finished, runs the rest, and records the one it died in
+     as failed (tangle/outcomes.py);
   3. reduce the per-repetition runs to medians, minima, maxima and counts, by result key;
   4. add the context (the benchmark's, nvidia-smi's driver, nvcc's version), the chapter's
      tangled sources and their SHA-256;
   5. make <out>/<gpu-slug>/<id>.json; for appendix A (src: bench) also machine.json;
   6. run the front matter's `peers:` scripts (someone else's kernels, e.g. PyTorch's), which print
      Google Benchmark JSON, and merge their results (a script that exits with PEER_SKIP is
-     skipped with one line: the GPU machine may lack what it needs);
+     skipped with one line: the GPU machine may lack what it needs; one that fails is recorded
+     as failed under the record's "peers", and the run goes on);
   7. for the result keys of the front matter's `profile:` list, add ncu's hardware counters
      (tangle/ncu.py; said in one line and skipped where there is no ncu; a failure leaves the
      record with its timings only and makes the exit status 1);
   8. once every chapter is measured, write all the records as a set: on any error before that,
-     none is written, so records of two runs never stand side by side.
+     none is written, so records of two runs never stand side by side. Skipped and failed results
+     are written with the rest; make measure then prints a table of them and exits with status 1.
 The record format is book/CONVENTIONS.md's. Python's standard library only.
 """
 import argparse
@@ -34,9 +40,14 @@ import time
 from pathlib import Path
 
 import ncu
+import outcomes
 import yaml
 
 FORMAT = 1
+# make measure's exit status when the records were written but some results were skipped or
+# failed (their table is printed): not 0, so nobody mistakes the run for a whole one, and not 1
+# (nothing written, or the counters failed), so make book can weave such a run.
+INCOMPLETE = 3
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -275,10 +286,15 @@ def parse_benchmark_json(data, source):
     samples = {}
     owners = {}
     clocks = []
+    not_measured = {}  # key -> outcome: a run that reported an error (tangle/outcomes.py)
     for run in data['benchmarks']:
+        if not isinstance(run, dict):
+            raise MeasureError(f'{source}: a "benchmarks" entry is not an object: {json.dumps(run)[:80]}')
         name = run.get('name', '?')
         if run.get('error_occurred'):
-            raise MeasureError(f'{source}: benchmark {name} failed: {run.get("error_message", "")}')
+            not_measured[result_key(str(run.get('run_name', name)))] = \
+                outcomes.from_error_message(run.get('error_message', ''))
+            continue
         if run.get('run_type', 'iteration') != 'iteration':
             continue  # Google Benchmark's aggregates: the record computes its own
         key = result_key(run.get('run_name', name))
@@ -302,6 +318,7 @@ def parse_benchmark_json(data, source):
         key: {q: summarize(v, quantity_unit(q, key, source)) for q, v in quantities.items()}
         for key, quantities in samples.items()
     }
+    results.update(not_measured)  # one repetition's error outweighs the others' times
     return results, clocks
 
 
@@ -482,20 +499,38 @@ def loaded_latency_from(results, source, read_bandwidth=None):
 
 
 def ceilings_from(results, source):
+    """machine.json's ceilings. One whose benchmark was skipped or failed is written as that
+    outcome ({"status", "reason"}, as a result is), so machine.json is still written with the rest:
+    the lessons that divide by it show the reason instead of a number. A ceiling with no result
+    at all is the harness's bug, and an error."""
     ceilings = {}
     for ceiling, (name, quantity) in CEILINGS.items():
         keys = [k for k in results if k == name or k.startswith(name + '@')]
         if len(keys) != 1:
             raise MeasureError(f'{source}: expected one result for {name}, found {len(keys)}; '
                                'machine.json needs it')
+        if outcomes.is_outcome(results[keys[0]]):
+            ceilings[ceiling] = dict(results[keys[0]], reason=f'{keys[0]}: {results[keys[0]]["reason"]}')
+            continue
         if quantity not in results[keys[0]]:
             raise MeasureError(f'{source}: {keys[0]} has no {quantity}')
         ceilings[ceiling] = results[keys[0]][quantity]
     for ceiling, candidates in BEST_OF.items():
-        best = max(candidates, key=lambda name: ceilings[name]['median'])
+        measured = [name for name in candidates if not outcomes.is_outcome(ceilings[name])]
+        if not measured:
+            ceilings[ceiling] = outcomes.outcome('failed', 'none of ' + ', '.join(candidates) +
+                                                 ' was measured')
+            continue
+        best = max(measured, key=lambda name: ceilings[name]['median'])
         ceilings[ceiling] = dict(ceilings[best], **{'from': best})
     read = ceilings.get('read_bandwidth', {}).get('median')
-    ceilings[LOADED_LATENCY] = loaded_latency_from(results, source, read)
+    sweep = {key: value for key, value in results.items() if key.startswith(LOADED_SWEEP + '@')}
+    if sweep and all(outcomes.is_outcome(value) for value in sweep.values()):
+        reasons = sorted({value['reason'] for value in sweep.values()})
+        ceilings[LOADED_LATENCY] = outcomes.outcome('failed', f'no point of {LOADED_SWEEP} was '
+                                                    'measured: ' + '; '.join(reasons))
+    else:
+        ceilings[LOADED_LATENCY] = loaded_latency_from(outcomes.measured_only(results), source, read)
     return ceilings
 
 
@@ -572,29 +607,98 @@ def read_json(path, what):
 
 
 def run_tests(binary, scratch):
+    """(counts, why the chapter's benchmarks must not be timed, or None). A failed test, or a test
+    binary that dies, is that reason: its kernels' times would mean nothing."""
     output = Path(scratch) / f'{binary.name}.json'
     print(f'measure: {binary} (tests)', flush=True)
     completed = subprocess.run([str(binary), f'--gtest_output=json:{output}', '--gtest_brief=1'])
+    if not output.is_file() and completed.returncode != 0:
+        counts = {'passed': 0, 'failed': 0, 'skipped': 0}
+        return counts, (f'{binary.name} exited with status {completed.returncode} before writing '
+                        'its results')
     counts, failed = count_tests(read_json(output, 'test binary'), output)
+    if failed:
+        counts['failed_tests'] = failed
     if completed.returncode != 0 or failed:
         names = ', '.join(failed) or f'exit status {completed.returncode}'
-        raise MeasureError(f'{binary}: tests failed ({names}); nothing of this chapter is measured. '
-                           'Fix the kernel or the test, then run make measure again.')
+        print(f'measure: error: {binary}: tests failed ({names}); this chapter\'s benchmarks are '
+              'recorded as failed, not timed. Fix the kernel or the test, then run make measure '
+              'again.', file=sys.stderr)
+        return counts, f'not timed: tests of {binary.name} failed: {names}'
     if counts['skipped']:
         print(f'measure: note: {binary.name} skipped {counts["skipped"]} test(s); each skip states '
               'its reason in the test output (all of them skipping means no GPU is visible)',
               file=sys.stderr)
-    return counts
+    return counts, None
+
+
+def list_benchmarks(binary):
+    try:
+        return outcomes.list_benchmarks(binary)
+    except RuntimeError as error:
+        raise MeasureError(f'{error}; build it again (make build) and run make measure again')
+
+
+def not_timed(binary, reason):
+    """Google Benchmark JSON in which every benchmark of the binary failed with this reason."""
+    return {'context': {}, 'benchmarks': [
+        {'name': name, 'run_name': name, 'run_type': 'iteration', 'error_occurred': True,
+         'error_message': reason} for name in list_benchmarks(binary)]}
 
 
 def run_benchmarks(binary, scratch):
-    output = Path(scratch) / f'{binary.name}.json'
+    """The binary's Google Benchmark JSON. When it dies (a crash, an uncaught exception), the runs
+    it finished are kept, the benchmark it died in is added as failed with the exit status, and
+    the rest run again in a new process, until every benchmark has run or failed."""
     print(f'measure: {binary} (benchmarks)', flush=True)
-    completed = subprocess.run([str(binary), f'--benchmark_out={output}',
-                                '--benchmark_out_format=json'])
-    if completed.returncode != 0:
-        raise MeasureError(f'{binary}: exited with status {completed.returncode}; see its output above')
-    return read_json(output, 'benchmark binary')
+    merged = {'context': {}, 'benchmarks': []}
+    remaining = None  # None: all of them
+    for attempt in range(1_000_000):
+        output = Path(scratch) / f'{binary.name}.{attempt}.json'
+        command = [str(binary), f'--benchmark_out={output}', '--benchmark_out_format=json']
+        if remaining is not None:
+            command.append(f'--benchmark_filter={outcomes.exact_filter(remaining)}')
+        completed = subprocess.run(command, stderr=subprocess.PIPE, text=True)
+        sys.stderr.write(completed.stderr)
+        if completed.returncode == 0:
+            data = read_json(output, 'benchmark binary')
+        else:
+            text = output.read_text(encoding='utf-8', errors='replace') if output.is_file() else ''
+            data = outcomes.read_partial_benchmark_json(text)
+        if not merged['context']:
+            merged['context'] = data.get('context', {})
+        runs = data.get('benchmarks', [])
+        merged['benchmarks'].extend(runs)
+        if completed.returncode == 0:
+            return merged
+        if not data.get('context'):  # the reporter writes it first: the binary died before any run
+            raise MeasureError(f'{binary}: {outcomes.crash_message(completed.returncode, completed.stderr)}'
+                               ', before its first benchmark; see its output above')
+        if remaining is None:
+            remaining = list_benchmarks(binary)
+        finished = {result_key(str(run.get('run_name', run.get('name', ''))))
+                    for run in runs if isinstance(run, dict)}
+        remaining = [name for name in remaining if result_key(name) not in finished]
+        reason = outcomes.crash_message(completed.returncode, completed.stderr)
+        print(f'measure: error: {binary}: {reason}', file=sys.stderr)
+        if not remaining:
+            raise MeasureError(f'{binary}: {reason}, after its last benchmark; run it alone to see why')
+        crashed, remaining = remaining[0], remaining[1:]
+        merged['benchmarks'].append({'name': crashed, 'run_name': crashed, 'run_type': 'iteration',
+                                     'error_occurred': True, 'error_message': reason})
+        if not remaining:
+            return merged
+        print(f'measure: {crashed} recorded as failed; running the {len(remaining)} benchmark(s) '
+              'after it in a new process', file=sys.stderr)
+    raise AssertionError('unreachable: each attempt leaves one benchmark fewer')
+
+
+class PeerFailed(Exception):
+    """A peer script that ran and failed: recorded under the record's "peers", and the run goes on."""
+
+
+class PeerSkipped(Exception):
+    """A peer script that cannot run here (it exited with PEER_SKIP): recorded as skipped."""
 
 
 # A peer script's exit status for "cannot run here" (no PyTorch, no GPU it can use): the
@@ -603,8 +707,8 @@ PEER_SKIP = 77
 
 
 def run_peer(root, script, where):
-    """Google Benchmark JSON from one peer script (run with this Python), or None when it exits
-    with PEER_SKIP; its last line on stderr says why, and is printed."""
+    """Google Benchmark JSON from one peer script (run with this Python). PeerSkipped when it exits
+    with PEER_SKIP (its last line on stderr says why, and is printed), PeerFailed when it fails."""
     path = Path(root) / script
     if not path.is_file():
         raise MeasureError(f'{where}: peers: names {script}, which is not a file; run make tangle')
@@ -613,16 +717,16 @@ def run_peer(root, script, where):
     reason = (completed.stderr.strip().split('\n') or [''])[-1]
     if completed.returncode == PEER_SKIP:
         print(f'measure: peer {script} skipped: {reason}', file=sys.stderr)
-        return None
+        raise PeerSkipped(reason)
     if completed.returncode != 0:
         sys.stderr.write(completed.stderr)
-        raise MeasureError(f'{script}: the peer script exited with status {completed.returncode} '
-                           f'({reason}); fix it, or make it exit with {PEER_SKIP} where it cannot run')
+        raise PeerFailed(f'the peer script exited with status {completed.returncode} ({reason}); '
+                         f'fix it, or make it exit with {PEER_SKIP} where it cannot run')
     try:
         return json.loads(completed.stdout)
     except json.JSONDecodeError as error:
-        raise MeasureError(f'{script}: line {error.lineno} of its output is not JSON ({error.msg}); '
-                           'a peer script prints Google Benchmark JSON and nothing else on stdout')
+        raise PeerFailed(f'line {error.lineno} of its output is not JSON ({error.msg}); a peer '
+                         'script prints Google Benchmark JSON and nothing else on stdout')
 
 
 def merge_peer_results(results, peer_results, script):
@@ -643,8 +747,14 @@ def measure_peers(root, scripts, results, where):
                            '["src/attention/sdpa_peer.py"]')
     contexts = {}
     for script in scripts:
-        data = run_peer(root, script, where)
-        if data is None:
+        try:
+            data = run_peer(root, script, where)
+        except PeerSkipped as why:
+            contexts[script] = outcomes.outcome('skipped', str(why))
+            continue
+        except PeerFailed as error:
+            print(f'measure: error: {script}: {error}', file=sys.stderr)
+            contexts[script] = outcomes.outcome('failed', str(error))
             continue
         peer_results, _ = parse_benchmark_json(data, script)
         merge_peer_results(results, peer_results, script)
@@ -680,9 +790,15 @@ def query_nvcc():
 # ---------------------------------------------------------------------------------------------
 # One chapter
 
-def measure_chapter(root, build, out_root, chapter, front, scratch, pending):
+# The device's context as the last benchmark binary of this run reported it: the record of a chapter
+# whose benchmarks were not timed (a failed test) still names its GPU.
+LAST_DEVICE_CONTEXT = {}
+
+
+def measure_chapter(root, build, out_root, chapter, front, scratch, pending, slug=None, problems=None):
     """Measures one chapter and adds its record (and machine.json) to `pending`, [(path, value)],
-    which main writes as a set once every chapter is measured; False when its counters failed."""
+    which main writes as a set once every chapter is measured; False when its counters failed.
+    Its skipped and failed results are added to `problems` (outcomes.collect's rows)."""
     src = str(front['src'])
     test_binary = find_binary(build, f'{src}_test')
     bench_binary = find_binary(build, f'{src}_bench')
@@ -691,11 +807,14 @@ def measure_chapter(root, build, out_root, chapter, front, scratch, pending):
                            'build first (make build)')
     phases = []  # (phase, seconds): printed at the end, so a long measure shows where it goes
     started = time.monotonic()
-    tests = run_tests(test_binary, scratch) if test_binary else {'passed': 0, 'failed': 0, 'skipped': 0}
+    tests, untimed = (run_tests(test_binary, scratch) if test_binary
+                      else ({'passed': 0, 'failed': 0, 'skipped': 0}, None))
     phases.append(('tests', time.monotonic() - started))
     if bench_binary is None:
         print(f'measure: {chapter} has no {src}_bench: recorded with no results', file=sys.stderr)
         benchmark = {'context': {}, 'benchmarks': []}
+    elif untimed:
+        benchmark = not_timed(bench_binary, untimed)
     else:
         started = time.monotonic()
         benchmark = run_benchmarks(bench_binary, scratch)
@@ -707,7 +826,12 @@ def measure_chapter(root, build, out_root, chapter, front, scratch, pending):
     if front.get('peers'):
         phases.append(('peers', time.monotonic() - started))
     smi = query_nvidia_smi()
-    context = build_context(benchmark.get('context', {}), clocks, smi, query_nvcc())
+    device = benchmark.get('context') or {}
+    if untimed and not device:  # nothing ran: the device as this run's last benchmark binary saw it
+        device = LAST_DEVICE_CONTEXT.get('context', {})
+    elif device:
+        LAST_DEVICE_CONTEXT['context'] = device
+    context = build_context(device, clocks, smi, query_nvcc())
     gpu = context.get('gpu')
     if not gpu:
         raise MeasureError(f'{chapter}: no GPU name from the benchmark or nvidia-smi; '
@@ -722,7 +846,7 @@ def measure_chapter(root, build, out_root, chapter, front, scratch, pending):
     }
     if peers:
         record['peers'] = peers  # each peer script's own context (its library versions)
-    folder = Path(out_root) / gpu_slug(gpu)
+    folder = Path(out_root) / (slug or gpu_slug(gpu))
     record_path = folder / f'{record["chapter"]}.json'
     pending.append((record_path, record))
     # The counters come after the timings are measured: a failing ncu costs only the counters.
@@ -731,7 +855,12 @@ def measure_chapter(root, build, out_root, chapter, front, scratch, pending):
         where = f'{chapter}:{getattr(front, "lines", {}).get("profile", 1)}'
         counted = copy.deepcopy(results)  # the record takes the counters of all its keys, or none
         started = time.monotonic()
-        profiler = ncu.profile_chapter(root, bench_binary, front.get('profile'), counted, where)
+        keys = front.get('profile')
+        if isinstance(keys, list) and any(outcomes.is_outcome(results.get(k)) for k in keys):
+            keys = [k for k in keys if not outcomes.is_outcome(results.get(k))]  # nothing to count
+            print(f'measure: {chapter}: profiling only the measured keys of its profile: list',
+                  file=sys.stderr)
+        profiler = ncu.profile_chapter(root, bench_binary, keys, counted, where)
         if front.get('profile'):
             phases.append(('counters', time.monotonic() - started))
         if profiler:
@@ -741,12 +870,18 @@ def measure_chapter(root, build, out_root, chapter, front, scratch, pending):
         print(f'measure: error: {error} (the record keeps its timings, without counters)',
               file=sys.stderr)
         profiled = False
+    if problems is not None:
+        problems.extend(outcomes.collect(str(front['id']), record['results'], record.get('peers')))
     if src == 'bench':
         machine = {
             'format': FORMAT, 'gpu': gpu, 'date': date, 'context': context,
             'sources_sha256': digest, 'sources': sources,
             'ceilings': ceilings_from(results, bench_binary),
         }
+        if problems is not None:
+            problems.extend((f'{front["id"]} (machine.json)', name, value['status'], value['reason'])
+                            for name, value in machine['ceilings'].items()
+                            if outcomes.is_outcome(value))
         pending.append((folder / 'machine.json', machine))
     print(f'measure: measured {chapter} ({len(results)} results{", with counters" if "profiler" in record else ""})')
     spent = ', '.join(f'{phase} {seconds:.1f} s' for phase, seconds in phases)
@@ -760,24 +895,36 @@ def main(argv=None):
     parser.add_argument('--chapter', help='measure only this chapter (id, e.g. 3.1, or path)')
     parser.add_argument('--out', help='write records here instead of book/measurements')
     parser.add_argument('--root', default=str(ROOT), help='the book root (default: this checkout)')
+    parser.add_argument('--gpu-slug', help='the folder under --out to write to, instead of the GPU\'s '
+                        'name made a slug (e.g. nvidia-h200-24gib for a run capped by '
+                        'BENCH_MEMORY_LIMIT=24GiB)')
     args = parser.parse_args(argv)
     root = Path(args.root)
     out_root = Path(args.out) if args.out else root / 'book' / 'measurements'
+    problems = []  # (chapter, key, status, reason) of every result skipped or failed
     try:
+        if args.gpu_slug is not None and not re.fullmatch(r'[a-z0-9]+(?:-[a-z0-9]+)*', args.gpu_slug):
+            raise MeasureError(f'--gpu-slug {args.gpu_slug!r}: a folder name is lower-case letters and '
+                               'digits joined by single hyphens, like nvidia-h200-24gib')
         if not Path(args.build).is_dir():
             raise MeasureError(f'{args.build}: no such build folder; run make build first')
         complete = True
         pending = []  # written as a set once all are measured: never records of two runs side by side
         with tempfile.TemporaryDirectory(prefix='measure-') as scratch:
             for chapter, front in select_chapters(root, args.chapter):
-                complete &= measure_chapter(root, Path(args.build), out_root, chapter, front, scratch, pending)
+                complete &= measure_chapter(root, Path(args.build), out_root, chapter, front, scratch,
+                                            pending, args.gpu_slug, problems)
         write_records(pending)
         for path, _ in pending:
             print(f'measure: wrote {path}')
     except MeasureError as error:
+        outcomes.print_table(problems)
         print(f'measure: error: {error}', file=sys.stderr)
         return 1
-    return 0 if complete else 1
+    outcomes.print_table(problems)
+    if not complete:
+        return 1
+    return INCOMPLETE if problems else 0
 
 
 if __name__ == '__main__':

@@ -19,6 +19,7 @@
 #include "bench/device_buffer.cuh"
 #include "bench/gbench.cuh"
 #include "bench/random.h"
+#include "bench/require.cuh"
 
 namespace attention {
 namespace {
@@ -59,8 +60,15 @@ void bm_attention(benchmark::State& state, Rung rung) {
   const Shape s{int(state.range(0)), int(state.range(1)), int(state.range(2)),
                 int(state.range(3)), state.range(4) != 0};
   const model::Problem p{s.batch, s.heads, s.n, s.d, s.causal};
+  // The whole footprint, asked before anything is allocated: Q, K, V, O in BF16, and for the
+  // naive rung S in FP32 and P in BF16 (over 24 GiB at B H = 64, N = 8192: smaller cards skip it).
+  const size_t elems = size_t(s.batch) * s.heads * s.n * s.d;
+  const size_t scores = rung == Rung::naive ? naive_score_elements(s) : 0;
+  if (!bench::require_memory(state, 4 * elems * sizeof(uint16_t) +
+                                        scores * (sizeof(float) + sizeof(uint16_t)))) {
+    return;
+  }
   try {
-    const size_t elems = size_t(s.batch) * s.heads * s.n * s.d;
     bench::DeviceBuffer<uint16_t> q(elems), k(elems), v(elems), o(elems);
     fill(q, -3.f, 3.f, 31);  // the tests' ranges: scores of standard deviation near 1
     fill(k, -1.f, 1.f, 32);

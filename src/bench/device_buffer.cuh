@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "bench/check.cuh"
+#include "bench/fit.cuh"
 
 namespace bench {
 
@@ -23,8 +24,9 @@ class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   /// Allocates count uninitialised elements (none when count is 0).
+  /// @throws DoesNotFit ("skipped: needs ...") when they do not fit the device now (bench/fit.cuh).
   explicit DeviceBuffer(std::size_t count) : size_(count) {
-    if (count > 0) CUDA_CHECK(cudaMalloc(&data_, count * sizeof(T)));
+    if (count > 0) data_ = static_cast<T*>(allocate_device(count * sizeof(T)));
   }
   /// Allocates host.size() elements and uploads host into them.
   explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) { upload(host); }
@@ -50,7 +52,7 @@ class DeviceBuffer {
   /// The size in bytes: size() * sizeof(T).
   std::size_t bytes() const { return size_ * sizeof(T); }
 
-#line 240 "chapters/A-bench.md"
+#line 242 "chapters/A-bench.md"
   /// Copies host into the first host.size() elements and waits until the copy is complete.
   /// @throws std::invalid_argument when host has more elements than the buffer.
   void upload(const std::vector<T>& host) {
@@ -80,7 +82,7 @@ class DeviceBuffer {
     CUDA_CHECK(cudaMemset(data_, 0xFF, bytes()));
     CUDA_CHECK(cudaDeviceSynchronize());
   }
-#line 224 "chapters/A-bench.md"
+#line 226 "chapters/A-bench.md"
 
  private:
   T* data_ = nullptr;

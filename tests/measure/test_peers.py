@@ -54,25 +54,29 @@ class Peers(unittest.TestCase):
         with redirect_stderr(said):
             contexts = measure.measure_peers(self.root, [script], results, 'ch.md:5')
         self.assertEqual(results, {})
-        self.assertEqual(contexts, {})
+        self.assertEqual(contexts, {script: {'status': 'skipped',
+                                             'reason': 'no torch: No module named torch'}})
         lines = said.getvalue().strip().split('\n')
         self.assertEqual(len(lines), 1)
         self.assertIn('skipped: no torch', lines[0])
 
-    def test_a_failing_script_stops_the_chapter(self):
+    def test_a_failing_script_is_recorded_failed_and_the_chapter_goes_on(self):
         script = write_script(self.root, 'peer.py', '''
             import sys
             print('boom', file=sys.stderr)
             sys.exit(3)
         ''')
         with redirect_stderr(io.StringIO()):
-            with self.assertRaisesRegex(measure.MeasureError, 'status 3'):
-                measure.measure_peers(self.root, [script], {}, 'ch.md:5')
+            contexts = measure.measure_peers(self.root, [script], {}, 'ch.md:5')
+        self.assertEqual(contexts[script]['status'], 'failed')
+        self.assertIn('status 3 (boom)', contexts[script]['reason'])
 
-    def test_output_that_is_not_json_is_an_error(self):
+    def test_output_that_is_not_json_is_recorded_failed(self):
         script = write_script(self.root, 'peer.py', 'print("hello")\n')
-        with self.assertRaisesRegex(measure.MeasureError, 'not JSON'):
-            measure.measure_peers(self.root, [script], {}, 'ch.md:5')
+        with redirect_stderr(io.StringIO()):
+            contexts = measure.measure_peers(self.root, [script], {}, 'ch.md:5')
+        self.assertEqual(contexts[script]['status'], 'failed')
+        self.assertIn('not JSON', contexts[script]['reason'])
 
     def test_a_key_the_chapter_gives_too_is_an_error(self):
         script = write_script(self.root, 'peer.py', f'''

@@ -165,7 +165,8 @@ class RenderTest(Workspace):
     def test_download_holds_the_chapter_the_harness_and_a_cmakelists(self):
         with tarfile.open(os.path.join(self.out, 'downloads', '3.1-reduce.tar.gz')) as tar:
             names = tar.getnames()
-        for name in ('3.1-reduce/CMakeLists.txt', '3.1-reduce/src/reduce/reduce.cu', '3.1-reduce/src/bench/check.cuh'):
+        for name in ('3.1-reduce/CMakeLists.txt', '3.1-reduce/src/reduce/reduce.cu', '3.1-reduce/src/bench/check.cuh',
+                     '3.1-reduce/cmake/cuda_architectures.cmake'):
             self.assertIn(name, names)
 
     def test_a_second_run_remakes_nothing(self):
