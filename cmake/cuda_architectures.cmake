@@ -4,10 +4,12 @@
 #     and benchmark runs on the reader's card;
 #   no GPU (CI, a laptop): 90, the H200 the book was measured on; the code is compiled, the GPU
 #     tests skip.
-# Why nvidia-smi and not CMake's `native`: `native` asks the driver at every compile and stops the
-# configure where there is no GPU, so CI would need a second path anyway; reading the capability
-# once gives one number, printed at configure time, kept in the cache and in every benchmark's
+# Why nvidia-smi and not CMake's `native`: `native` needs a visible GPU to resolve and fails where
+# there is none, so CI would need a second path anyway; reading the capability once gives one
+# explicit list, printed at the first configure, kept in the cache and in every benchmark's
 # context (cuda_architectures), and testable with a fake nvidia-smi (tests/cmake/).
+# Printed with NOTICE (stderr): make configure hides CMake's STATUS lines. Run once, at the first
+# configure: the choice is then kept in the cache.
 # Also used by the chapters' downloads (book/render/downloads.py packs this file).
 function(book_cuda_architectures out)
   find_program(nvidia_smi nvidia-smi NO_CACHE)
@@ -28,11 +30,11 @@ function(book_cuda_architectures out)
     endif()
   endif()
   if(architectures)
-    message(STATUS "CUDA architectures: ${architectures}, the GPU(s) nvidia-smi lists here "
+    message(NOTICE "CUDA architectures: ${architectures}, the GPU(s) nvidia-smi lists here "
                    "(set -DCMAKE_CUDA_ARCHITECTURES=... to choose others)")
   else()
     set(architectures 90)
-    message(STATUS "CUDA architectures: 90 (the H200 the book was measured on): no GPU found by "
+    message(NOTICE "CUDA architectures: 90 (the H200 the book was measured on): no GPU found by "
                    "nvidia-smi here, so the GPU tests will skip (set -DCMAKE_CUDA_ARCHITECTURES=... "
                    "to build for another)")
   endif()

@@ -648,12 +648,15 @@ def not_timed(binary, reason):
 
 def run_benchmarks(binary, scratch):
     """The binary's Google Benchmark JSON. When it dies (a crash, an uncaught exception), the runs
-    it finished are kept, the benchmark it died in is added as failed with the exit status, and
-    the rest run again in a new process, until every benchmark has run or failed."""
+    it finished are kept, the benchmark it died in is added as an error run (failed with the exit
+    status, or skipped when the exception said "skipped: "), and the rest run again in a new
+    process, until every benchmark has run or been so recorded."""
     print(f'measure: {binary} (benchmarks)', flush=True)
     merged = {'context': {}, 'benchmarks': []}
     remaining = None  # None: all of them
-    for attempt in range(1_000_000):
+    attempt = 0
+    while True:  # ends: each attempt that fails leaves at least one benchmark fewer to run
+        attempt += 1
         output = Path(scratch) / f'{binary.name}.{attempt}.json'
         command = [str(binary), f'--benchmark_out={output}', '--benchmark_out_format=json']
         if remaining is not None:
@@ -681,16 +684,17 @@ def run_benchmarks(binary, scratch):
         remaining = [name for name in remaining if result_key(name) not in finished]
         reason = outcomes.crash_message(completed.returncode, completed.stderr)
         print(f'measure: error: {binary}: {reason}', file=sys.stderr)
-        if not remaining:
-            raise MeasureError(f'{binary}: {reason}, after its last benchmark; run it alone to see why')
+        if not remaining:  # it died on the way out: every result is whole, keep them
+            print(f'measure: error: {binary} died after its last benchmark; its results are kept. '
+                  'Run it alone to see why.', file=sys.stderr)
+            return merged
         crashed, remaining = remaining[0], remaining[1:]
         merged['benchmarks'].append({'name': crashed, 'run_name': crashed, 'run_type': 'iteration',
                                      'error_occurred': True, 'error_message': reason})
         if not remaining:
             return merged
-        print(f'measure: {crashed} recorded as failed; running the {len(remaining)} benchmark(s) '
-              'after it in a new process', file=sys.stderr)
-    raise AssertionError('unreachable: each attempt leaves one benchmark fewer')
+        print(f'measure: {crashed} recorded as not measured; running the {len(remaining)} '
+              'benchmark(s) after it in a new process', file=sys.stderr)
 
 
 class PeerFailed(Exception):
