@@ -74,10 +74,10 @@ __host__ __device__ inline float exp2_start(int thread, int chain) {
 std::optional<std::string> wgmma_unsupported_reason();
 /// Blocks of the wgmma loop that fill every SM once (sm_90a only).
 int wgmma_blocks();
-/// Queues the wgmma loop (sm_90a only): each warpgroup fills nothing, reads its block's A (64 x 64)
-/// and B (128 x 64) BF16 tiles from shared memory, and runs `steps` x kWgmmaPerStep
-/// wgmma.m64n128k16 into 64 FP32 accumulators per thread, starting at zero; thread t stores their
-/// sum in sums[t].
+/// Queues the wgmma loop (sm_90a only): each block fills an A (64 x 64) and a B (256 x 64) BF16
+/// tile in shared memory; each of its warpgroups runs `steps` x kWgmmaPerStep wgmma.m64n256k16
+/// over them into 128 FP32 accumulators per thread, starting at zero; thread t stores their sum
+/// in sums[t].
 void launch_wgmma_loop(int steps, int blocks, Operands operands, float* sums, BlockStamp* stamps,
                        cudaStream_t stream);
 

@@ -10,9 +10,9 @@ namespace bench::instruction {
 
 /// One mma.sync.m16n8k16 (BF16 in, FP32 accumulate): D(16 x 8) += A(16 x 16) B(16 x 8), per warp.
 inline constexpr double kMmaSyncFlops = 2.0 * 16 * 8 * 16;
-/// One wgmma.mma_async m64n128k16 (BF16, dense): D(64 x 128) += A(64 x 16) B(16 x 128), per
+/// One wgmma.mma_async m64n256k16 (BF16, dense): D(64 x 256) += A(64 x 16) B(16 x 256), per
 /// warpgroup of four warps.
-inline constexpr double kWgmmaFlops = 2.0 * 64 * 128 * 16;
+inline constexpr double kWgmmaFlops = 2.0 * 64 * 256 * 16;
 /// One ex2.approx per thread, counted as one operation.
 inline constexpr double kExp2Flops = 1.0;
 

@@ -10,9 +10,9 @@ namespace {
 
 TEST(InstructionModel, WorkPerInstruction) {
   EXPECT_DOUBLE_EQ(kMmaSyncFlops, 4096.0);
-  EXPECT_DOUBLE_EQ(kWgmmaFlops, 64 * kMmaSyncFlops);
-  // The dense rate is one mma.sync's work per clock per SM, one wgmma's every 64 clocks.
-  EXPECT_DOUBLE_EQ(kWgmmaFlops / kDenseTensorFlopsPerClockPerSm, 64.0);
+  EXPECT_DOUBLE_EQ(kWgmmaFlops, 128 * kMmaSyncFlops);
+  // The dense rate is one mma.sync's work per clock per SM, one wgmma's every 128 clocks.
+  EXPECT_DOUBLE_EQ(kWgmmaFlops / kDenseTensorFlopsPerClockPerSm, 128.0);
   EXPECT_LT(kAmpereMmaSyncFlopsPerClockPerSm, kMmaSyncPriorFlopsPerClockPerSm);
   EXPECT_LT(kMmaSyncPriorFlopsPerClockPerSm, kDenseTensorFlopsPerClockPerSm);
 }
