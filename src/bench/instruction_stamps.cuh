@@ -8,10 +8,12 @@
 
 namespace bench {
 
+/// A block's start: its SM's cycle counter and the wall clock (ns), read by thread 0.
 struct BlockClock {
   unsigned long long cycle, ns;
 };
 
+/// The wall clock in nanoseconds (`%globaltimer`), the same on every SM.
 __device__ __forceinline__ unsigned long long wall_clock_ns() {
   unsigned long long ns;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
