@@ -452,6 +452,16 @@ CEILINGS = {
     'bf16_tensor_rate': ('bench/bf16_tensor_rate', 'flop_rate'),
     'launch_latency': ('bench/launch_latency', 'time'),
     'launch_throughput': ('bench/launch_throughput', 'time'),
+    # One loop per instruction (appendix A, "A ceiling for each instruction"): its rate, its FLOP
+    # per SM per clock from the SMs' own cycle counters, and the clock the SMs held meanwhile.
+    'mma_sync_rate': ('bench/mma_sync_rate', 'flop_rate'),
+    'mma_sync_sm_cycle_flops': ('bench/mma_sync_rate', 'sm_cycle_flops'),
+    'mma_sync_clock_mhz': ('bench/mma_sync_rate', 'kernel_clock_mhz'),
+    'wgmma_rate': ('bench/wgmma_rate', 'flop_rate'),
+    'wgmma_sm_cycle_flops': ('bench/wgmma_rate', 'sm_cycle_flops'),
+    'wgmma_clock_mhz': ('bench/wgmma_rate', 'kernel_clock_mhz'),
+    'exp2_rate': ('bench/exp2_rate', 'flop_rate'),
+    'exp2_sm_cycle_flops': ('bench/exp2_rate', 'sm_cycle_flops'),
 }
 
 # Ceilings that are the best of others: B_copy is the faster of the copy kernel and the driver's

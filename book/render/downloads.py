@@ -45,7 +45,23 @@ def chapter_files(src_dir, chapter):
             harness_own = folder != chapter['src'] and HARNESS_OWN.search(name)
             if os.path.isfile(path) and not harness_own:
                 files.append(('%s/%s' % (folder, name), path))
+        if folder == chapter['src']:
+            files += subfolder_files(root, folder)
     return add_included(src_dir, chapter, files)
+
+
+def subfolder_files(root, folder):
+    """The files in the subfolders of a chapter's own folder (appendix A's sm90a/, a library its
+    <src>.cmake builds for one target): the chapter's build needs them; another chapter's does not."""
+    files = []
+    for directory, subdirectories, names in os.walk(root):
+        subdirectories.sort()
+        if directory == root:
+            continue
+        for name in sorted(names):
+            path = os.path.join(directory, name)
+            files.append(('%s/%s' % (folder, os.path.relpath(path, root).replace(os.sep, '/')), path))
+    return files
 
 
 def add_included(src_dir, chapter, files):

@@ -306,6 +306,8 @@ class ContextAndCeilings(unittest.TestCase):
             'bench/launch_latency@1': {'time': stat},
             'bench/launch_throughput@1000': {'time': stat},
         }
+        for name in ('bench/mma_sync_rate@8192', 'bench/wgmma_rate@2048', 'bench/exp2_rate@4096'):
+            results[name] = {'flop_rate': stat, 'sm_cycle_flops': stat, 'kernel_clock_mhz': stat}
         # latency 0.40, 0.44, 0.42 us below the knee, then growing; bandwidth = 132 q / latency
         for q, latency in [(1024, 4.0e-7), (2048, 4.4e-7), (4096, 4.2e-7), (8192, 5e-7), (65536, 2e-6)]:
             results[f'bench/loaded_latency@{q}'] = {
@@ -454,10 +456,12 @@ class EndToEnd(unittest.TestCase):
                  'bench/shared_bandwidth/1024', 'bench/dram_latency/268435456',
                  'bench/loaded_latency/1024', 'bench/loaded_latency/65536',
                  'bench/fp32_fma_rate/16384', 'bench/bf16_tensor_rate/8192',
-                 'bench/launch_latency/1', 'bench/launch_throughput/1000']
+                 'bench/launch_latency/1', 'bench/launch_throughput/1000',
+                 'bench/mma_sync_rate/8192', 'bench/wgmma_rate/2048', 'bench/exp2_rate/4096']
         names = [n for n in names if n != without]
         runs = [dict(run(n + '/repeats:2/manual_time', r, 10.0 + r, bandwidth=1e12,
                          flop_rate=1e13, sm_clock_mhz=1980.0 - r, latency=5e-7,
+                         sm_cycle_flops=2600.0, kernel_clock_mhz=1800.0 - r,
                          bytes_in_flight_per_sm=float(n.rsplit('/', 1)[1])), family_index=i)
                 for i, n in enumerate(names) for r in range(2)]
         bench = FAKE_BENCH % runs
