@@ -279,11 +279,23 @@ def draw_levels(points, ceilings, target, title=None):
     save(fig, plt, target, description(points, ceilings, levels=True))
 
 
+def intensity_tick(value):
+    """'0.25', '50', '1000'; from 10^4 on in powers of ten ('$10^{5}$', '$2{\times}10^{4}$'), where
+    '%g' would write '1e+05' and neighbouring labels run into each other."""
+    if value < 1e4:
+        return '%g' % value
+    import math
+    exponent = int(math.floor(math.log10(value) + 1e-9))
+    mantissa = value / 10 ** exponent
+    power = r'10^{%d}' % exponent
+    return '$%s$' % power if abs(mantissa - 1) < 1e-6 else r'$%g{\times}%s$' % (mantissa, power)
+
+
 def ticks(ax):
     """Plain numbers on the intensity axis (0.25, 2, 50) and SI prefixes on the rate axis (1 T),
     with the 2 and 5 between decades labelled where the range spans less than two decades."""
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
-    for axis, limits, show in ((ax.xaxis, ax.get_xlim(), lambda v: '%g' % v),
+    for axis, limits, show in ((ax.xaxis, ax.get_xlim(), intensity_tick),
                                (ax.yaxis, ax.get_ylim(), lambda v: si(v, '').strip())):
         axis.set_major_locator(LogLocator(base=10))
         axis.set_major_formatter(FuncFormatter(lambda v, _, show=show: show(v)))

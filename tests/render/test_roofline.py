@@ -217,6 +217,13 @@ class RooflineTest(unittest.TestCase):
         self.assertTrue(all(len(row) <= 41 for row in rows), rows)
         self.assertEqual(drawing.unseen_rows([]), [])
 
+    def test_large_intensities_are_written_as_powers_of_ten(self):
+        module()
+        drawing = importlib.import_module('roofline_draw')
+        self.assertEqual([drawing.intensity_tick(v) for v in (0.25, 50, 1000)], ['0.25', '50', '1000'])
+        self.assertEqual(drawing.intensity_tick(1e5), '$10^{5}$')
+        self.assertEqual(drawing.intensity_tick(2e4), r'$2{\times}10^{4}$')
+
     def test_a_named_figure_is_drawn_and_the_book_shows_each_kernel_once(self):
         with open(FIXTURE) as f:
             data = with_counts(json.load(f))
