@@ -19,6 +19,8 @@ LEVEL_ROOFS = [('l2_bandwidth', r'$B_\mathrm{L2}$', '#2a8a3e', (0, (1, 1.5)), '1
 COMPUTE_ROOFS = [('fp32_fma_rate', r'$F_\mathrm{fp32}$', '#222222', '-', 'measured'),
                  ('bf16_tensor_rate', r'$F_\mathrm{bf16}$', '#222222', (0, (6, 2, 1, 2)), 'cuBLAS')]
 COLOURS = ['#1f5fa8', '#c0392b', '#2a8a3e', '#8e44ad', '#c45a00', '#6d4c41', '#c2185b', '#00838f']
+# The levels figure draws every memory roof, so its kernels take none of the roofs' colours.
+LEVEL_COLOURS = ['#c0392b', '#00838f', '#6d4c41', '#c2185b', '#283593', '#827717', '#455a64']
 # (point key, marker, legend): l1 counts global and local bytes only (l1tex__t_bytes); smem is 128 B
 # for each wavefront of the LSU's shared pipe, at most the bytes it moved.
 LEVELS = [('intensity', 'o', 'per DRAM byte'), ('l2', 's', 'per L2 byte'),
@@ -268,13 +270,13 @@ def draw_levels(points, ceilings, target, title=None):
     ax.set_xlim(*xlim)
     ax.set_ylim(*ylim)
     for n, p in enumerate(points):
-        colour = COLOURS[n % len(COLOURS)]
+        colour = LEVEL_COLOURS[n % len(LEVEL_COLOURS)]
         drawn = [(p[key], marker) for key, marker, _ in LEVELS if key in p]
         ax.plot([x for x, _ in drawn], [p['rate']] * len(drawn), '-', color=colour, linewidth=0.8, alpha=0.8)
         for x, marker in drawn:
             ax.plot([x], [p['rate']], marker, color=colour, markersize=5.5 if marker == 'D' else 6,
                     markerfacecolor=colour)
-    badges(ax, points, [COLOURS[n % len(COLOURS)] for n in range(len(points))], size=8)
+    badges(ax, points, [LEVEL_COLOURS[n % len(LEVEL_COLOURS)] for n in range(len(points))], size=8)
     finish(fig, ax, handles + shapes, x_label(points, levels=True), title)
     save(fig, plt, target, description(points, ceilings, levels=True))
 
