@@ -204,13 +204,14 @@ std::string bytes_table(const std::vector<PlacedPoint>& points, const std::strin
   bool unseen = false;
   for (const PlacedPoint& p : points) {
     bool prefixed_by_chapter = p.chapter != chapter_of_figure(id);
-    std::optional<double> model =
-        p.model_bytes > 0 ? std::optional<double>(p.model_bytes) : std::nullopt;
-    std::string ratio = model && p.dram_bytes ? significant(*p.dram_bytes / *model, 3) + "×" : "–";
+    std::string model = p.model_bytes > 0 ? with_unit(p.model_bytes, units::bytes) : "–";
+    std::string ratio = p.model_bytes > 0 && p.dram_bytes
+                            ? significant(*p.dram_bytes / p.model_bytes, 3) + "×"
+                            : "–";
     std::string mark = p.unseen_bytes ? " †" : "";
     unseen = unseen || p.unseen_bytes;
     out += "| " + std::to_string(p.number) + " | " + (prefixed_by_chapter ? p.chapter + " " : "") +
-           "`" + p.label + "` | " + bytes(model) + " | " + bytes(p.dram_bytes) + " | " + ratio +
+           "`" + p.label + "` | " + model + " | " + bytes(p.dram_bytes) + " | " + ratio +
            " | " + bytes(p.l2_bytes) + " | " + bytes(p.l1_bytes) + mark + " | " +
            bytes(p.shared_bytes) + mark + " |\n";
   }
