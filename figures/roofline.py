@@ -12,8 +12,13 @@ count was recorded, over the chapter's model bytes (hollow marker, said in the l
 match the key table the weaver puts beside the figure. Roofs: the theoretical DRAM bandwidth
 (2 x memory clock x bus width / 8, dashed), the measured B_read and B_copy streams, the measured
 FP32 and BF16 rates; each is labelled with its value in the legend. The range is fitted to the
-chapter's points. In the levels figure each kernel has three points at its FLOP/s, per DRAM byte,
-per L2 byte and per L1 byte, joined, under the DRAM, L2 and shared-memory roofs. Log-log.
+chapter's points. In the levels figure each kernel with an L2 count has up to four points at its
+FLOP/s, joined: per DRAM byte, per L2 byte, per global/local byte through L1 (l1tex__t_bytes, no
+shared memory) and per shared-memory byte (128 B for each wavefront of the LSU's shared pipe: an
+upper bound of the bytes, exactly the pipe's work in B_smem's units), under the DRAM roofs, B_L2
+(a measured 16-byte __ldcg stream, not the L2's ceiling) and B_smem (the L1's data path, which
+global, local and shared bytes all pass). A kernel the weaver marks lsu_unseen_bytes (TMA, wgmma:
+traffic neither counter sees) has no L1 or shared point, and the legend says so. Log-log.
 
 Byte-identical output for identical inputs (a fixed SVG hash salt, no date in the metadata), and
 made only when its inputs changed: beside each SVG, <name>.svg.sha256 holds the digest of what it
@@ -27,7 +32,8 @@ The input (extra fields are ignored; a ceiling may be a number, {"value": ...} o
                    "ceilings": {...optional, overrides...},
                    "kernels": [{"name": "reduce/v1_naive@268435456", "flops": ..., "bytes": ...,
                                 "time": s, "flop_rate": FLOP/s, "number": n, optional counts:
-                                "dram_bytes", "l2_bytes", "l1_bytes", "in_book": false where
+                                "dram_bytes", "l2_bytes", "l1_bytes", "shared_wavefronts",
+                                "lsu_unseen_bytes", "in_book": false where
                                 the book's figure leaves it out (another chapter's, or shown
                                 in another figure of this one)}, ...]}]}
 ("chapters" may also be an object keyed by chapter id.)
@@ -43,6 +49,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from roofline_draw import draw, draw_levels  # noqa: E402  (the drawing half)
 
 REQUIRED_CEILINGS = ('copy_bandwidth', 'fp32_fma_rate')
+SHARED_BYTES_PER_WAVEFRONT = 128   # 32 banks x 4 bytes: at most what one wavefront moves
 
 
 class InputError(Exception):
@@ -135,6 +142,15 @@ def kernel_point(path, cid, kernel):
         counted = number(kernel.get(level + '_bytes'))
         if flops and counted:
             point[level] = flops / counted
+    wavefronts = number(kernel.get('shared_wavefronts'))
+    if flops and wavefronts:
+        point['smem'] = flops / (SHARED_BYTES_PER_WAVEFRONT * wavefronts)
+    if number(kernel.get('lsu_unseen_bytes')):
+        # The weaver found L2 traffic that neither the L1's tag stage nor the shared pipe counted
+        # (TMA, wgmma): those two levels would be placed by a part of the traffic only.
+        point['unseen'] = True
+        point.pop('l1', None)
+        point.pop('smem', None)
     return point
 
 
@@ -151,7 +167,7 @@ def short_label(name):
 
 
 def has_levels(points):
-    return any('l2' in p and 'l1' in p for p in points)
+    return any('l2' in p for p in points)
 
 
 def figure_digest(payload):

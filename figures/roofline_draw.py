@@ -11,12 +11,20 @@ SALT = 'kernels-and-the-machine'
 MEMORY_ROOFS = [('dram_theoretical', r'$B_\mathrm{dram}$', '#777777', (0, (5, 3)), 'theoretical'),
                 ('read_bandwidth', r'$B_\mathrm{read}$', '#c45a00', '-', 'measured'),
                 ('copy_bandwidth', r'$B_\mathrm{copy}$', '#1f5fa8', '-', 'measured')]
-LEVEL_ROOFS = [('l2_bandwidth', r'$B_\mathrm{L2}$', '#2a8a3e', (0, (1, 1.5)), 'measured'),
-               ('shared_bandwidth', r'$B_\mathrm{smem}$', '#8e44ad', (0, (4, 1.5, 1, 1.5)), 'measured')]
+# B_L2 is one measured stream (16-byte __ldcg loads from every SM), not the L2's ceiling: TMA reads
+# L2 faster. B_smem, measured with shared loads, is the L1's data path, which global and local
+# bytes pass as well as shared ones: the roof of both L1 levels.
+LEVEL_ROOFS = [('l2_bandwidth', r'$B_\mathrm{L2}$', '#2a8a3e', (0, (1, 1.5)), '16-byte ldcg stream'),
+               ('shared_bandwidth', r'$B_\mathrm{smem}$', '#8e44ad', (0, (4, 1.5, 1, 1.5)), 'L1 data path: ▲ ◆')]
 COMPUTE_ROOFS = [('fp32_fma_rate', r'$F_\mathrm{fp32}$', '#222222', '-', 'measured'),
                  ('bf16_tensor_rate', r'$F_\mathrm{bf16}$', '#222222', (0, (6, 2, 1, 2)), 'cuBLAS')]
 COLOURS = ['#1f5fa8', '#c0392b', '#2a8a3e', '#8e44ad', '#c45a00', '#6d4c41', '#c2185b', '#00838f']
-LEVELS = [('dram', 'o', 'DRAM'), ('l2', 's', 'L2'), ('l1', '^', 'L1')]
+# The levels figure draws every memory roof, so its kernels take none of the roofs' colours.
+LEVEL_COLOURS = ['#c0392b', '#00838f', '#6d4c41', '#c2185b', '#283593', '#827717', '#455a64']
+# (point key, marker, legend): l1 counts global and local bytes only (l1tex__t_bytes); smem is 128 B
+# for each wavefront of the LSU's shared pipe, at most the bytes it moved.
+LEVELS = [('intensity', 'o', 'per DRAM byte'), ('l2', 's', 'per L2 byte'),
+          ('l1', '^', 'per global/local byte through L1'), ('smem', 'D', 'per shared byte, 128 B a wavefront')]
 
 
 def si(value, unit):
@@ -29,7 +37,8 @@ def si(value, unit):
 def axis_range(points, ceilings, levels):
     """Log ranges fitted to the points (a margin around them), tall enough to show the memory roof
     above each point."""
-    xs = [p[key] for p in points for key in (('intensity', 'l2', 'l1') if levels else ('intensity',)) if key in p]
+    keys = [key for key, *_ in LEVELS] if levels else ['intensity']
+    xs = [p[key] for p in points for key in keys if key in p]
     best = max(ceilings.get(c) or 0 for c, *_ in MEMORY_ROOFS)
     top_compute = max(ceilings.get(c) or 0 for c, *_ in COMPUTE_ROOFS)
     roof_above = [min(best * p['intensity'], top_compute) for p in points]
@@ -165,7 +174,8 @@ def x_label(points, levels=False):
 def description(points, ceilings, levels=False):
     """The SVG's own description (its <dc:description>), for a reader who opens the file alone."""
     counted = sum(1 for p in points if p['counted'])
-    what = ('%d kernels, three points each (per DRAM, L2 and L1 byte)' % len(points) if levels else
+    what = ('%d kernels, up to four points each (per DRAM, L2, global/local L1 and shared byte)' % len(points)
+            if levels else
             '%d kernels as numbered markers, %d placed by DRAM bytes counted by ncu, %d by model bytes'
             % (len(points), counted, len(points) - counted))
     plain = {'dram_theoretical': 'B_dram (theoretical)', 'read_bandwidth': 'B_read', 'copy_bandwidth': 'B_copy',
@@ -216,36 +226,78 @@ def draw(series, ceilings, target, title=None):
     save(fig, plt, target, description(points, ceilings))
 
 
+def number_ranges(numbers):
+    """[4, 5, 6, 9] -> ['4-6', '9'] (an en dash): consecutive marker numbers as one range."""
+    out = []
+    for n in sorted(numbers):
+        if out and out[-1][1] == n - 1:
+            out[-1][1] = n
+        else:
+            out.append([n, n])
+    return ['%d' % a if a == b else '%d–%d' % (a, b) for a, b in out]
+
+
+def unseen_rows(numbers, width=40):
+    """The legend's note on the kernels without L1 and shared points, in rows that fit the
+    figure's width."""
+    if not numbers:
+        return []
+    rows, row = [], 'no ▲ ◆ for'
+    for part in number_ranges(numbers):
+        if len(row) + len(part) + 2 > width:
+            rows.append(row + ',')
+            row = '   ' + part
+        else:
+            row += (' ' if row.endswith('for') else ', ') + part
+    return rows + [row + ':', 'TMA, wgmma traffic the L1 counters miss']
+
+
 def draw_levels(points, ceilings, target, title=None):
-    """One kernel: three markers at its FLOP/s (per DRAM, L2, L1 byte) joined; its number beside
-    the DRAM point."""
+    """One kernel: a marker at its FLOP/s for each level counted (per DRAM, L2, global/local and
+    shared byte), joined; its number beside the DRAM point. A kernel whose traffic the LSU's
+    counters miss has no L1 or shared point, and a legend line names it."""
     from matplotlib.lines import Line2D
-    points = [p for p in points if 'l2' in p and 'l1' in p]
+    points = [p for p in points if 'l2' in p]
     xlim, ylim = axis_range(points, ceilings, True)
     roofs_count = roof_rows(ceilings, xlim, ylim, MEMORY_ROOFS + LEVEL_ROOFS)
-    shapes = [Line2D([], [], marker=m, linestyle='', color='#444444', markersize=7, label='per %s byte' % what)
-              for _, m, what in LEVELS]
+    shapes = [Line2D([], [], marker=m, linestyle='', color='#444444', markersize=7, label=what)
+              for key, m, what in LEVELS if any(key in p for p in points)]
+    unseen = [p['number'] for p in points if p.get('unseen')]
+    for row in unseen_rows(unseen):
+        shapes.append(Line2D([], [], linestyle='', label=row))
     plt, fig, ax = setup(roofs_count + len(shapes) + (1 if title else 0))
     handles = draw_roofs(ax, ceilings, xlim, ylim, True)
     ax.set_xlim(*xlim)
     ax.set_ylim(*ylim)
     for n, p in enumerate(points):
-        colour = COLOURS[n % len(COLOURS)]
-        xs = [p['intensity'], p['l2'], p['l1']]
-        ax.plot(xs, [p['rate']] * 3, '-', color=colour, linewidth=0.8, alpha=0.8)
-        for x, (_, marker, _) in zip(xs, LEVELS):
-            ax.plot([x], [p['rate']], marker, color=colour, markersize=6, markerfacecolor=colour)
-    badges(ax, [dict(p, intensity=p['intensity'] * 1.0) for p in points],
-           [COLOURS[n % len(COLOURS)] for n in range(len(points))], size=8)
+        colour = LEVEL_COLOURS[n % len(LEVEL_COLOURS)]
+        drawn = [(p[key], marker) for key, marker, _ in LEVELS if key in p]
+        ax.plot([x for x, _ in drawn], [p['rate']] * len(drawn), '-', color=colour, linewidth=0.8, alpha=0.8)
+        for x, marker in drawn:
+            ax.plot([x], [p['rate']], marker, color=colour, markersize=5.5 if marker == 'D' else 6,
+                    markerfacecolor=colour)
+    badges(ax, points, [LEVEL_COLOURS[n % len(LEVEL_COLOURS)] for n in range(len(points))], size=8)
     finish(fig, ax, handles + shapes, x_label(points, levels=True), title)
     save(fig, plt, target, description(points, ceilings, levels=True))
+
+
+def intensity_tick(value):
+    """'0.25', '50', '1000'; from 10^4 on in powers of ten ('$10^{5}$', '$2{\times}10^{4}$'), where
+    '%g' would write '1e+05' and neighbouring labels run into each other."""
+    if value < 1e4:
+        return '%g' % value
+    import math
+    exponent = int(math.floor(math.log10(value) + 1e-9))
+    mantissa = value / 10 ** exponent
+    power = r'10^{%d}' % exponent
+    return '$%s$' % power if abs(mantissa - 1) < 1e-6 else r'$%g{\times}%s$' % (mantissa, power)
 
 
 def ticks(ax):
     """Plain numbers on the intensity axis (0.25, 2, 50) and SI prefixes on the rate axis (1 T),
     with the 2 and 5 between decades labelled where the range spans less than two decades."""
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
-    for axis, limits, show in ((ax.xaxis, ax.get_xlim(), lambda v: '%g' % v),
+    for axis, limits, show in ((ax.xaxis, ax.get_xlim(), intensity_tick),
                                (ax.yaxis, ax.get_ylim(), lambda v: si(v, '').strip())):
         axis.set_major_locator(LogLocator(base=10))
         axis.set_major_formatter(FuncFormatter(lambda v, _, show=show: show(v)))

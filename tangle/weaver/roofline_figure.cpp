@@ -199,47 +199,106 @@ std::string bytes_table(const std::vector<PlacedPoint>& points, const std::strin
     return v ? with_unit(*v, units::bytes) : std::string("–");
   };
   std::string out =
-      "::: {.roofline-bytes}\n| # | kernel | model bytes | DRAM | DRAM / model | L2 | L1 |\n"
-      "|--:|:--|--:|--:|--:|--:|--:|\n";
+      "::: {.roofline-bytes}\n| # | kernel | model bytes | DRAM | DRAM / model | L2 | L1 "
+      "global/local | shared ≤ |\n|--:|:--|--:|--:|--:|--:|--:|--:|\n";
+  bool unseen = false;
   for (const PlacedPoint& p : points) {
     bool prefixed_by_chapter = p.chapter != chapter_of_figure(id);
-    std::optional<double> model =
-        p.model_bytes > 0 ? std::optional<double>(p.model_bytes) : std::nullopt;
-    std::string ratio = model && p.dram_bytes ? significant(*p.dram_bytes / *model, 3) + "×" : "–";
+    std::string model = p.model_bytes > 0 ? with_unit(p.model_bytes, units::bytes) : "–";
+    std::string ratio = p.model_bytes > 0 && p.dram_bytes
+                            ? significant(*p.dram_bytes / p.model_bytes, 3) + "×"
+                            : "–";
+    std::string mark = p.unseen_bytes ? " †" : "";
+    unseen = unseen || p.unseen_bytes;
     out += "| " + std::to_string(p.number) + " | " + (prefixed_by_chapter ? p.chapter + " " : "") +
-           "`" + p.label + "` | " + bytes(model) + " | " + bytes(p.dram_bytes) + " | " + ratio +
-           " | " + bytes(p.l2_bytes) + " | " + bytes(p.l1_bytes) + " |\n";
+           "`" + p.label + "` | " + model + " | " + bytes(p.dram_bytes) + " | " + ratio +
+           " | " + bytes(p.l2_bytes) + " | " + bytes(p.l1_bytes) + mark + " | " +
+           bytes(p.shared_bytes) + mark + " |\n";
   }
   out +=
       "\nModel bytes: the least its chapter's model says the kernel must move (front matter or "
       "record); "
-      "DRAM, L2, L1: counted by ncu over one cold-cache run (– where nothing was counted).\n:::\n";
+      "DRAM, L2, L1 and shared: counted by ncu over one cold-cache run (– where nothing was "
+      "counted); L1: global and local bytes only; shared: 128 B for each wavefront of the "
+      "shared pipe, an upper bound.";
+  if (unseen)
+    out += " † Part of its traffic passes neither counter: its L2 bytes exceed its L1 and shared "
+           "bytes together (TMA copies, `wgmma`'s reads of shared memory).";
+  out += "\n:::\n";
   return out;
+}
+
+// "4 `v3_persistent`, 5 `v4_cluster` and 6 `v6_tma_store`": kernels by marker number and label
+// (plain, for alt text: without the backticks).
+std::string numbered(const std::vector<const PlacedPoint*>& points, bool plain) {
+  std::string quote = plain ? "" : "`";
+  std::string out;
+  for (size_t i = 0; i < points.size(); ++i)
+    out += std::string(i == 0 ? "" : i + 1 == points.size() ? " and " : ", ") +
+           std::to_string(points[i]->number) + " " + quote + points[i]->label + quote;
+  return out;
+}
+
+// The kernels of the levels figure whose L1 and shared levels are left out, and why.
+std::string unseen_sentence(const std::vector<PlacedPoint>& points, bool plain) {
+  std::vector<const PlacedPoint*> unseen;
+  for (const PlacedPoint& p : points)
+    if (p.l2_intensity && p.unseen_bytes) unseen.push_back(&p);
+  if (unseen.empty()) return "";
+  auto share = [](const PlacedPoint* p) { return *p->unseen_bytes / *p->l2_bytes; };
+  auto [low, high] = std::minmax_element(
+      unseen.begin(), unseen.end(),
+      [&](const PlacedPoint* a, const PlacedPoint* b) { return share(a) < share(b); });
+  bool one = unseen.size() == 1;
+  std::string kernels = (one ? "Kernel " : "Kernels ") + numbered(unseen, plain);
+  if (plain)
+    return " " + kernels + (one ? " has" : " have") +
+           " no L1 or shared point: the counters miss TMA and wgmma traffic.";
+  std::string how_much = one ? percent(share(*low)) + " of the bytes it exchanged with L2"
+                             : "from " + percent(share(*low)) + " to " + percent(share(*high)) +
+                                   " of the bytes each exchanged with L2";
+  return " " + kernels + (one ? " has" : " have") + " no triangle or diamond: " + how_much +
+         " passed neither the L1's tag stage nor the shared pipe's counters. TMA copies pass "
+         "neither, and `wgmma`'s reads of shared memory are not counted either.";
 }
 
 std::string levels_figure(const std::string& id, const std::vector<PlacedPoint>& points,
                           const Roofs& roofs) {
-  size_t with_levels = std::count_if(points.begin(), points.end(), [](const PlacedPoint& p) {
-    return p.l2_intensity && p.l1_intensity;
-  });
-  std::string list, math;  // the roofs, for the alt text and for the caption
-  for (const char* c :
-       {"dram_theoretical", "read_bandwidth", "copy_bandwidth", "l2_bandwidth", "shared_bandwidth"})
+  size_t with_levels = std::count_if(points.begin(), points.end(),
+                                     [](const PlacedPoint& p) { return p.l2_intensity; });
+  std::string dram, dram_math;  // the DRAM roofs, for the alt text and for the caption
+  for (const char* c : {"dram_theoretical", "read_bandwidth", "copy_bandwidth"})
     if (roofs.count(c)) {
-      list += (list.empty() ? "" : ", ") + roof_text(c, false);
-      math += (math.empty() ? "" : ", ") + roof_text(c, true);
+      dram += (dram.empty() ? "" : ", ") + roof_text(c, false);
+      dram_math += (dram_math.empty() ? "" : ", ") + roof_text(c, true);
     }
+  std::string list = dram.empty() ? "" : dram + " (DRAM)", math = dram.empty() ? "" : dram_math + " for DRAM";
+  if (roofs.count("l2_bandwidth")) {
+    list += std::string(list.empty() ? "" : ", ") + "B_L2 (a measured stream of __ldcg loads)";
+    math += std::string(math.empty() ? "" : "; ") +
+            "$B_\\text{L2}$ for L2, a measured stream of 16-byte `__ldcg` loads, not the L2's "
+            "ceiling";
+  }
+  if (roofs.count("shared_bandwidth")) {
+    list += std::string(list.empty() ? "" : ", ") + "B_smem (L1 and shared)";
+    math += std::string(math.empty() ? "" : "; ") +
+            "$B_\\text{smem}$ for triangles and diamonds both, since global, local and shared "
+            "bytes pass the L1's one data path";
+  }
   std::string caption =
-      "The same kernels at each level of the memory hierarchy: for every kernel with L2 and L1 "
-      "counts, its FLOP per DRAM byte (circle), per L2 byte (square) and per L1 byte (triangle), "
-      "joined at its achieved FLOP/s; memory roofs " +
-      math + ".";
+      "The same kernels at each level of the memory hierarchy: for every kernel with an L2 "
+      "count, its FLOP per DRAM byte (circle), per L2 byte (square), per global or local byte "
+      "through L1 (triangle: `l1tex__t_bytes`, which counts no shared memory) and per "
+      "shared-memory byte (diamond: 128 B for each wavefront of the LSU's shared pipe, at most "
+      "the bytes it moved and exactly the pipe's work at the 128 B per clock that "
+      "$B_\\text{smem}$ measures), joined at its achieved FLOP/s. Roofs: " +
+      math + "." + unseen_sentence(points, false);
   std::string alt =
       "Hierarchical roofline of " + std::string(id == "book" ? "the book" : figure_name(id)) +
       ", log-log, numbered as in the table above: for each of " + std::to_string(with_levels) +
-      " kernels three points at the same FLOP/s, "
-      "per DRAM, L2 and L1 byte, with the roofs " +
-      list + ".";
+      " kernels up to four points at the same FLOP/s, "
+      "per DRAM, L2, global or local (L1) and shared-memory byte, with the roofs " +
+      list + "." + unseen_sentence(points, true);
   std::string base = id == "book" ? "roofline-book" : "roofline-" + id;
   return "![" + caption + "](figures/" + base + "-levels.svg){alt=\"" + attribute(alt) + "\"}\n";
 }
@@ -283,6 +342,12 @@ std::vector<PlacedPoint> place_points(const std::string& chapter,
     p.intensity = *k.flops / (counted ? *k.dram_bytes : model_bytes);
     if (k.l2_bytes && *k.l2_bytes > 0) p.l2_intensity = *k.flops / *k.l2_bytes;
     if (k.l1_bytes && *k.l1_bytes > 0) p.l1_intensity = *k.flops / *k.l1_bytes;
+    if (k.shared_wavefronts) p.shared_bytes = kSharedBytesPerWavefront * *k.shared_wavefronts;
+    if (p.shared_bytes && *p.shared_bytes > 0) p.shared_intensity = *k.flops / *p.shared_bytes;
+    if (k.l2_bytes && k.l1_bytes && k.shared_wavefronts) {
+      double unseen = *k.l2_bytes - *k.l1_bytes - p.shared_bytes.value_or(0);
+      if (unseen > kUnseenShare * *k.l2_bytes) p.unseen_bytes = unseen;
+    }
     // The compute roof: tensor cores where ncu counted tensor work, or where no count exists and
     // the kernel ran faster than the FP32 cores can (it cannot have been FP32 FMAs alone).
     std::string compute = "fp32_fma_rate";
@@ -302,7 +367,7 @@ std::vector<PlacedPoint> place_points(const std::string& chapter,
 
 bool has_levels(const std::vector<PlacedPoint>& points) {
   return std::any_of(points.begin(), points.end(),
-                     [](const PlacedPoint& p) { return p.l2_intensity && p.l1_intensity; });
+                     [](const PlacedPoint& p) { return p.l2_intensity.has_value(); });
 }
 
 std::string annotate_figures(const std::string& markdown,

@@ -22,9 +22,22 @@ struct PlacedPoint {
   std::optional<double> l2_intensity, l1_intensity;      // FLOP per L2 and per L1 byte, counted
   double model_bytes = 0;                                // the chapter's bytes (0: none given)
   std::optional<double> dram_bytes, l2_bytes, l1_bytes;  // counted by ncu
+  // Shared memory: kSharedBytesPerWavefront for each wavefront the LSU's shared pipe counted, an
+  // upper bound of the bytes and exactly the pipe's work in the units B_smem is measured in.
+  std::optional<double> shared_bytes, shared_intensity;
+  // Bytes the SMs exchanged with L2 beyond what the L1's tag stage and the shared pipe counted
+  // (l2 - l1 - shared), where that is more than kUnseenShare of the L2 bytes: traffic that
+  // passes neither counter (TMA copies; wgmma then reads their tiles unseen too). Such a
+  // kernel's L1 and shared levels are not drawn.
+  std::optional<double> unseen_bytes;
   std::string roof;       // the ceiling that bounds it at its intensity (memory or compute)
   double attainable = 0;  // that roof's FLOP/s at its intensity
 };
+
+// One wavefront of the shared pipe moves at most 32 banks x 4 bytes.
+constexpr double kSharedBytesPerWavefront = 128;
+// Counters of one run are exact counts; a share this small is left to rounding.
+constexpr double kUnseenShare = 0.01;
 
 // The memory roof points are measured against: the best measured stream (B_read or B_copy).
 std::string memory_roof(const Roofs& roofs);
@@ -35,7 +48,8 @@ std::vector<PlacedPoint> place_points(const std::string& chapter,
                                       const std::vector<KernelResult>& kernels, const Roofs& roofs,
                                       int first = 1);
 
-// Whether the levels figure (one point per level per kernel) can be drawn.
+// Whether the levels figure (one point per counted level per kernel) can be drawn: some kernel
+// has an L2 count.
 bool has_levels(const std::vector<PlacedPoint>& points);
 
 // Rewrites the woven Markdown's roofline figures (](figures/roofline-ID.svg)): alt text and the

@@ -77,6 +77,7 @@ std::vector<KernelResult> kernel_results(const FrontMatter& fm, const std::strin
     r.l1_bytes = counted("l1_bytes");
     r.fp32_flops = counted("fp32_flops");
     r.tensor_flops = counted("tensor_flops");
+    r.shared_wavefronts = counted("shared_wavefronts");
     r.bandwidth = quantity("bandwidth");
     r.flop_rate = quantity("flop_rate");
     if (r.measured() && r.time.number > 0) {
@@ -145,6 +146,8 @@ nlohmann::json point_json(const PlacedPoint& p) {
           {"flop_rate", p.rate},
           {"l2_intensity", optional_number(p.l2_intensity)},
           {"l1_intensity", optional_number(p.l1_intensity)},
+          {"shared_intensity", optional_number(p.shared_intensity)},
+          {"lsu_unseen_bytes", optional_number(p.unseen_bytes)},
           {"roof", p.roof},
           {"attainable", p.attainable},
           {"of_roof", p.rate / p.attainable}};
@@ -194,10 +197,16 @@ nlohmann::json roofline_inputs(const std::vector<RooflineChapter>& chapters,
                                 {"l2_bytes", optional_number(k.l2_bytes)},
                                 {"l1_bytes", optional_number(k.l1_bytes)},
                                 {"fp32_flops", optional_number(k.fp32_flops)},
-                                {"tensor_flops", optional_number(k.tensor_flops)}};
+                                {"tensor_flops", optional_number(k.tensor_flops)},
+                                {"shared_wavefronts", optional_number(k.shared_wavefronts)}};
         point["model_intensity"] =
             k.flops && k.bytes && *k.bytes > 0 ? nlohmann::json(*k.flops / *k.bytes) : nullptr;
         point["number"] = number.count(k.name) ? nlohmann::json(number[k.name]) : nullptr;
+        // The figure script leaves out the L1 and shared levels of a kernel whose traffic the
+        // LSU's counters miss (roofline_figure.h, lsu_unseen_bytes).
+        point["lsu_unseen_bytes"] = nullptr;
+        for (const auto& p : placed)
+          if (p.name == k.name && p.unseen_bytes) point["lsu_unseen_bytes"] = *p.unseen_bytes;
         point["owner"] = k.owner.empty() ? c.id : k.owner;
         // In the book's figure once, in its own chapter's first figure that lists it.
         auto first = std::find_if(in_book.begin(), in_book.end(),

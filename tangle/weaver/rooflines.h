@@ -26,6 +26,7 @@ struct KernelResult {
   Value time, bandwidth, flop_rate;  // flop_rate and bandwidth as recorded, else computed
   // Counted by ncu in make measure's profile step, where the record has them (absent otherwise).
   std::optional<double> dram_bytes, l2_bytes, l1_bytes, fp32_flops, tensor_flops;
+  std::optional<double> shared_wavefronts;  // the LSU's shared-memory passes, loads and stores
   bool measured() const { return time.state == Value::State::known; }
 };
 

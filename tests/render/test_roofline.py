@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """figures/roofline.py: byte-identical output, drawn only when its inputs change, exit 2 on bad input;
 points placed by counted DRAM bytes (model bytes as hollow markers where no count), the range
-fitted to them, the levels figure only where L2 and L1 bytes were counted."""
+fitted to them, the levels figure only where L2 bytes were counted, with a shared-memory level from
+the LSU's wavefronts and no L1 or shared point for a kernel whose traffic those counters miss."""
 import importlib.util
 import json
 import os
@@ -153,7 +154,7 @@ class RooflineTest(unittest.TestCase):
                 self.assertTrue(lo_y < p['rate'] < hi_y, p)
             self.assertLess(hi_x / lo_x, 100, 'fitted to the points, not a fixed range')
 
-    def test_levels_figure_only_where_l2_and_l1_are_counted(self):
+    def test_levels_figure_only_where_l2_is_counted(self):
         out = os.path.join(self.work, 'plain')
         self.assertEqual(run(FIXTURE, out).returncode, 0)
         self.assertFalse(os.path.exists(os.path.join(out, 'roofline-3.1-levels.svg')))
@@ -165,9 +166,63 @@ class RooflineTest(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         texts = svg_texts(os.path.join(out, 'roofline-3.1-levels.svg'))
         self.assertIn('FLOP per byte at each level, counted by ncu', texts)
-        self.assertIn(r'$B_\mathrm{L2}$ 11 TB/s (measured)', texts)
+        # B_L2 is one measured stream, not the L2's ceiling; the L1 level is global and local bytes.
+        self.assertIn(r'$B_\mathrm{L2}$ 11 TB/s (16-byte ldcg stream)', texts)
         self.assertIn('per L2 byte', texts)
+        self.assertIn('per global/local byte through L1', texts)
+        self.assertNotIn('per L1 byte', texts)
         self.assertTrue(os.path.exists(os.path.join(out, 'roofline-book-levels.svg')))
+
+    def test_the_shared_level_is_128_bytes_a_wavefront(self):
+        with open(FIXTURE) as f:
+            data = with_counts(json.load(f))
+        data['chapters'][0]['kernels'][0]['shared_wavefronts'] = 2 ** 20
+        data['ceilings']['shared_bandwidth'] = 3.3e13
+        path = self.write(data)
+        (_, _, _, _, points) = module().load(path)[0]
+        self.assertEqual(points[0]['smem'], 2 ** 28 / (128 * 2 ** 20))
+        out = os.path.join(self.work, 'out')
+        done = run(path, out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        texts = svg_texts(os.path.join(out, 'roofline-3.1-levels.svg'))
+        self.assertIn('per shared byte, 128 B a wavefront', texts)
+        self.assertIn(r'$B_\mathrm{smem}$ 33 TB/s (L1 data path: ▲ ◆)', texts)
+
+    def test_a_kernel_the_lsu_counters_miss_has_no_l1_or_shared_point(self):
+        with open(FIXTURE) as f:
+            data = with_counts(json.load(f))
+        kernels = data['chapters'][0]['kernels']
+        kernels[0].update(shared_wavefronts=2 ** 10, lsu_unseen_bytes=2 ** 29)
+        kernels[1].update(l2_bytes=2 ** 29, l1_bytes=2 ** 29, shared_wavefronts=2 ** 10)
+        path = self.write(data)
+        (_, _, _, _, points) = module().load(path)[0]
+        self.assertTrue(points[0]['unseen'])
+        self.assertNotIn('l1', points[0])
+        self.assertNotIn('smem', points[0])
+        self.assertIn('l2', points[0])
+        self.assertEqual((points[1]['l1'], points[1]['smem']), (2 ** 28 / 2 ** 29, 2 ** 28 / 2 ** 17))
+        out = os.path.join(self.work, 'out')
+        done = run(path, out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        texts = svg_texts(os.path.join(out, 'roofline-3.1-levels.svg'))
+        self.assertIn('no ▲ ◆ for 1:', texts)
+        self.assertIn('TMA, wgmma traffic the L1 counters miss', texts)
+
+    def test_the_legend_note_groups_numbers_and_fits_the_width(self):
+        module()   # puts the drawing half, beside the script, on the path
+        drawing = importlib.import_module('roofline_draw')
+        self.assertEqual(drawing.number_ranges([9, 4, 5, 6, 12]), ['4–6', '9', '12'])
+        rows = drawing.unseen_rows(list(range(1, 60, 2)))
+        self.assertGreater(len(rows), 2)
+        self.assertTrue(all(len(row) <= 41 for row in rows), rows)
+        self.assertEqual(drawing.unseen_rows([]), [])
+
+    def test_large_intensities_are_written_as_powers_of_ten(self):
+        module()
+        drawing = importlib.import_module('roofline_draw')
+        self.assertEqual([drawing.intensity_tick(v) for v in (0.25, 50, 1000)], ['0.25', '50', '1000'])
+        self.assertEqual(drawing.intensity_tick(1e5), '$10^{5}$')
+        self.assertEqual(drawing.intensity_tick(2e4), r'$2{\times}10^{4}$')
 
     def test_a_named_figure_is_drawn_and_the_book_shows_each_kernel_once(self):
         with open(FIXTURE) as f:

@@ -317,7 +317,8 @@ TEST(Book, ANamedFigureBorrowsOtherChaptersKernels) {
         "| 1 | 1 `v1_naive` | 0.500 | 1.05 G |",
         "](figures/roofline-2-rungs-levels.svg){alt=\"Hierarchical roofline of chapter 2's figure "
         "rungs",
-        "::: {.roofline-bytes}\n| # | kernel | model bytes | DRAM | DRAM / model | L2 | L1 |",
+        "::: {.roofline-bytes}\n| # | kernel | model bytes | DRAM | DRAM / model | L2 | L1 "
+        "global/local | shared ≤ |",
         "| 2 | 1 `v2_fast` | "})
     EXPECT_TRUE(contains(beta, part)) << part << "\n" << beta;
   // The bytes table follows the levels figure, and names each count or says there is none.
@@ -326,9 +327,9 @@ TEST(Book, ANamedFigureBorrowsOtherChaptersKernels) {
   EXPECT_LT(beta.find("roofline-2-rungs-levels.svg"), table);
   std::string row = beta.substr(beta.find("| 1 | 1 `v1_naive` |", table));
   row = row.substr(0, row.find('\n'));
-  EXPECT_TRUE(contains(row, "| 4 MiB | 2 MiB | 0.500× | 8 MiB | 16 MiB |"))
+  EXPECT_TRUE(contains(row, "| 4 MiB | 2 MiB | 0.500× | 8 MiB | 16 MiB | – |"))
       << row;  // 2^21 counted over 2^22
-  EXPECT_TRUE(contains(beta.substr(table), "| 2 | 1 `v2_fast` | 4 MiB | – | – | – | – |"))
+  EXPECT_TRUE(contains(beta.substr(table), "| 2 | 1 `v2_fast` | 4 MiB | – | – | – | – | – |"))
       << beta.substr(table);  // no counts
   // Beta's box lists its own result only, not the two it borrowed.
   std::string box = beta.substr(beta.find("::: {.hwbox}"));
@@ -337,6 +338,61 @@ TEST(Book, ANamedFigureBorrowsOtherChaptersKernels) {
   EXPECT_FALSE(contains(box, "alpha/")) << box;
   // Alpha's own page is as before: no bytes table on a chapter's own figure.
   EXPECT_FALSE(contains(out["1-alpha.md"], "roofline-bytes"));
+}
+
+// The levels figure: a shared-memory level at 128 B per wavefront of the LSU's shared pipe, the L1
+// level named for what it counts (global and local bytes), B_L2 a measured stream; a kernel whose
+// L2 bytes exceed what the L1 and shared counters saw (TMA, wgmma) is named and loses those two.
+TEST(Book, TheLevelsFigureCountsSharedMemoryAndNamesWhatItCannotSee) {
+  FixtureBook book;
+  const std::string record = "book/measurements/testgpu/1.json";
+  book.replace(
+      record,
+      R"("bytes": {"median": 4194304, "min": 4194304, "max": 4194304, "n": 10, "unit": "B"})",
+      R"("bytes": {"median": 4194304, "min": 4194304, "max": 4194304, "n": 10, "unit": "B"},
+                    "dram_bytes": {"median": 2097152, "min": 2097152, "max": 2097152, "n": 1, "unit": "B"},
+                    "l2_bytes": {"median": 8388608, "min": 8388608, "max": 8388608, "n": 1, "unit": "B"},
+                    "l1_bytes": {"median": 16777216, "min": 16777216, "max": 16777216, "n": 1, "unit": "B"},
+                    "shared_wavefronts": {"median": 16384, "min": 16384, "max": 16384, "n": 1, "unit": ""})");
+  book.replace(
+      record, R"("time": {"median": 4.0e-4, "min": 3.9e-4, "max": 4.1e-4, "n": 10, "unit": "s"})",
+      R"("time": {"median": 4.0e-4, "min": 3.9e-4, "max": 4.1e-4, "n": 10, "unit": "s"},
+                    "dram_bytes": {"median": 2097152, "min": 2097152, "max": 2097152, "n": 1, "unit": "B"},
+                    "l2_bytes": {"median": 8388608, "min": 8388608, "max": 8388608, "n": 1, "unit": "B"},
+                    "l1_bytes": {"median": 0, "min": 0, "max": 0, "n": 1, "unit": "B"},
+                    "shared_wavefronts": {"median": 1024, "min": 1024, "max": 1024, "n": 1, "unit": ""})");
+  book.replace(
+      "book/measurements/testgpu/machine.json",
+      R"("copy_bandwidth": {"median": 4.0e12, "min": 3.9e12, "max": 4.1e12, "n": 10, "unit": "B/s"},)",
+      R"("copy_bandwidth": {"median": 4.0e12, "min": 3.9e12, "max": 4.1e12, "n": 10, "unit": "B/s"},
+    "l2_bandwidth": {"median": 7.7e12, "min": 7.6e12, "max": 7.8e12, "n": 10, "unit": "B/s"},
+    "shared_bandwidth": {"median": 3.3e13, "min": 3.2e13, "max": 3.4e13, "n": 10, "unit": "B/s"},)");
+  auto run = book.weave();
+  ASSERT_EQ(run.status, 0) << run.printed;
+  auto out = book.outputs();
+  auto chapter = nlohmann::json::parse(out["roofline-inputs.json"])["chapters"][0];
+  EXPECT_EQ(chapter["levels"], true);
+  // v1: 2^20 FLOPs over 128 x 2^14 shared bytes; every L2 byte is accounted for.
+  EXPECT_DOUBLE_EQ(chapter["points"][0]["shared_intensity"].get<double>(), 0.5);
+  EXPECT_TRUE(chapter["points"][0]["lsu_unseen_bytes"].is_null());
+  EXPECT_EQ(chapter["kernels"][0]["shared_wavefronts"], 16384.0);
+  // v2: 2^23 L2 bytes, no L1 bytes and 2^17 shared ones: the rest passed neither counter.
+  EXPECT_DOUBLE_EQ(chapter["points"][1]["lsu_unseen_bytes"].get<double>(), 8388608.0 - 131072);
+  EXPECT_DOUBLE_EQ(chapter["kernels"][1]["lsu_unseen_bytes"].get<double>(), 8388608.0 - 131072);
+  EXPECT_TRUE(chapter["points"][1]["l1_intensity"].is_null());
+  const std::string& alpha = out["1-alpha.md"];
+  for (const char* part :
+       {"per global or local byte through L1 (triangle: `l1tex__t_bytes`, which counts no shared "
+        "memory) and per shared-memory byte (diamond: 128 B for each wavefront",
+        "$B_\\text{L2}$ for L2, a measured stream of 16-byte `__ldcg` loads, not the L2's ceiling",
+        "Kernel 2 `v2_fast` has no triangle or diamond: 98% of the bytes it exchanged with L2 "
+        "passed neither the L1's tag stage nor the shared pipe's counters.",
+        "$B_\\text{smem}$ for triangles and diamonds both, since global, local and shared bytes "
+        "pass the L1's one data path.",
+        "B_L2 (a measured stream of __ldcg loads), B_smem (L1 and shared).",
+        "Kernel 2 v2_fast has no L1 or shared point"})
+    EXPECT_TRUE(contains(alpha, part)) << part << "\n" << alpha;
+  EXPECT_FALSE(contains(alpha, "per L1 byte")) << alpha;
 }
 
 TEST(Book, ANamedFigureWithoutItsKernelsIsAnError) {
