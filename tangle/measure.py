@@ -809,7 +809,8 @@ def query_nvcc():
 LAST_DEVICE_CONTEXT = {}
 
 
-def measure_chapter(root, build, out_root, chapter, front, scratch, pending, slug=None, problems=None):
+def measure_chapter(root, build, out_root, chapter, front, scratch, pending, slug=None, problems=None,
+                    counters=True):
     """Measures one chapter and adds its record (and machine.json) to `pending`, [(path, value)],
     which main writes as a set once every chapter is measured; False when its counters failed.
     Its skipped and failed results are added to `problems` (outcomes.collect's rows)."""
@@ -869,13 +870,15 @@ def measure_chapter(root, build, out_root, chapter, front, scratch, pending, slu
         where = f'{chapter}:{getattr(front, "lines", {}).get("profile", 1)}'
         counted = copy.deepcopy(results)  # the record takes the counters of all its keys, or none
         started = time.monotonic()
-        keys = front.get('profile')
+        keys = front.get('profile') if counters else None
+        if not counters and front.get('profile'):
+            print(f'measure: {chapter}: counters not asked for (--no-counters): timings only', flush=True)
         if isinstance(keys, list) and any(outcomes.is_outcome(results.get(k)) for k in keys):
             keys = [k for k in keys if not outcomes.is_outcome(results.get(k))]  # nothing to count
             print(f'measure: {chapter}: profiling only the measured keys of its profile: list',
                   file=sys.stderr)
         profiler = ncu.profile_chapter(root, bench_binary, keys, counted, where)
-        if front.get('profile'):
+        if keys:
             phases.append(('counters', time.monotonic() - started))
         if profiler:
             record['results'] = counted
@@ -912,6 +915,9 @@ def main(argv=None):
     parser.add_argument('--gpu-slug', help='the folder under --out to write to, instead of the GPU\'s '
                         'name made a slug (e.g. nvidia-h200-24gib for a run capped by '
                         'BENCH_MEMORY_LIMIT=24GiB)')
+    parser.add_argument('--no-counters', action='store_true',
+                        help='timings only: do not run ncu over the profile: lists (a quick run, e.g. '
+                             'one capped by BENCH_MEMORY_LIMIT to see what fits)')
     args = parser.parse_args(argv)
     root = Path(args.root)
     out_root = Path(args.out) if args.out else root / 'book' / 'measurements'
@@ -924,10 +930,15 @@ def main(argv=None):
             raise MeasureError(f'{args.build}: no such build folder; run make build first')
         complete = True
         pending = []  # written as a set once all are measured: never records of two runs side by side
+        spent = []  # (chapter id, seconds): the whole measure's time, chapter by chapter
         with tempfile.TemporaryDirectory(prefix='measure-') as scratch:
             for chapter, front in select_chapters(root, args.chapter):
+                started = time.monotonic()
                 complete &= measure_chapter(root, Path(args.build), out_root, chapter, front, scratch,
-                                            pending, args.gpu_slug, problems)
+                                            pending, args.gpu_slug, problems, not args.no_counters)
+                spent.append((str(front['id']), time.monotonic() - started))
+        print('measure: time by chapter: ' + ', '.join(f'{c} {t:.0f} s' for c, t in spent)
+              + f'; all {len(spent)} chapter(s) {sum(t for _, t in spent):.0f} s', flush=True)
         write_records(pending)
         for path, _ in pending:
             print(f'measure: wrote {path}')

@@ -536,6 +536,20 @@ class EndToEnd(unittest.TestCase):
             self.assertEqual(record['results']['bench/launch_latency@1']['time']['n'], 2)
             self.assertTrue((out / 'nvidia-h200' / 'machine.json').exists())
 
+    def test_no_counters_runs_no_ncu(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root, build = self.make_book(folder)
+            out = Path(folder) / 'out'
+            with self.with_fake_ncu(folder, root, status=3), mock.patch('builtins.print') as printed:
+                code = measure.main(['--root', str(root), '--build', str(build), '--out', str(out),
+                                     '--no-counters'])
+            self.assertEqual(code, 0)  # the failing ncu was never run
+            record = json.loads((out / 'nvidia-h200' / 'A.json').read_text())
+            self.assertNotIn('profiler', record)
+            said = ' '.join(str(call.args[0]) for call in printed.call_args_list if call.args)
+            self.assertIn('counters not asked for (--no-counters)', said)
+            self.assertRegex(said, r'measure: time by chapter: A \d+ s; all 1 chapter\(s\) \d+ s')
+
     # A failing test: tests/measure/test_outcomes.py (its benchmarks are recorded as failed).
     def test_a_nan_counter_stops_before_any_record(self):
         with tempfile.TemporaryDirectory() as folder:
