@@ -8,7 +8,12 @@ MEASURE ?= $(HAS_GPU)
 STRICT  ?= 0
 TANGLE  := $(BUILD)/tangle/tangle
 WEAVE   := $(BUILD)/tangle/weave
-WEAVE_FLAGS = $(if $(GPU),--gpu $(GPU)) $(if $(filter 1,$(STRICT)),--strict) $(if $(filter 1,$(MEASURED_NOW)),--measured-now)
+# the book's reference GPU, named once (book/reference-gpu); the GPU present, slugged as measure.py
+# names its folder (lowercase, runs of other characters '-'); a make book that measured weaves it
+REFERENCE_GPU := $(shell cat book/reference-gpu)
+GPU_PRESENT  = $(shell nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 | tr A-Z a-z | sed -E 's/[^a-z0-9]+/-/g; s/^-+|-+$$//g')
+WEAVE_GPU    = $(or $(GPU),$(if $(filter 1,$(MEASURED_NOW)),$(GPU_PRESENT)))
+WEAVE_FLAGS = --reference $(REFERENCE_GPU) $(if $(WEAVE_GPU),--gpu $(WEAVE_GPU)) $(if $(filter 1,$(STRICT)),--strict) $(if $(filter 1,$(MEASURED_NOW)),--measured-now)
 # the weaver's command line; make book runs it itself (a second make for it cost a tenth of a second)
 WOVEN       = $(WEAVE) --measurements book/measurements --out $(BUILD)/book/woven $(WEAVE_FLAGS)
 

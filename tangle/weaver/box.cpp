@@ -79,7 +79,8 @@ std::vector<std::string> render_box(const BoxInput& in, Diagnostics& diagnostics
   const Record* record = in.store->record(in.fm->id);
   const Machine* machine = in.store->machine ? &*in.store->machine : nullptr;
   std::vector<std::string> out;
-  out.push_back(in.stale ? "::: {.hwbox .stale}" : "::: {.hwbox}");
+  out.push_back(std::string("::: {.hwbox") + (in.stale ? " .stale" : "") +
+                (in.reference ? " .beside" : "") + "}");
 
   std::string gpu = record ? record->gpu : machine ? machine->gpu : "";
   std::string date = record ? record->date : machine ? machine->date : "";
@@ -192,6 +193,7 @@ std::vector<std::string> render_box(const BoxInput& in, Diagnostics& diagnostics
                   " GPU test(s) failed** in the run that measured these numbers (" + record->file +
                   "): a time of a kernel that fails its test is not the time of a correct "
                   "kernel.]{.stale-note}");
+  if (record && record->tests_failed > 0 && in.stale) out.push_back("");
   if (in.stale)
     out.push_back(
         "[**Stale:** this chapter's code changed after these numbers were measured; "

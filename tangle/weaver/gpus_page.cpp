@@ -136,7 +136,9 @@ std::string gpus_page(const std::vector<const Chapter*>& chapters, std::vector<G
           std::find(keys.begin(), keys.end(), *key) == keys.end())
         keys.push_back(*key);
     }
-    if (keys.empty()) continue;
+    bool any_record = std::any_of(gpus.begin(), gpus.end(),
+                                [&](const GpuColumn& g) { return g.store->record(c->fm.id); });
+    if (keys.empty() || !any_record) continue;  // nothing to set side by side
     lines.push_back("### " + c->fm.id + " " + c->fm.title + " ([the chapter](" + c->basename +
                     ".html))");
     lines.push_back("");
