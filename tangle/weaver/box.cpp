@@ -56,9 +56,15 @@ Provenance provenance(const MeasurementStore& store, const std::string& id) {
   static const nlohmann::json none = nlohmann::json::object();
   const Record* record = store.record(id);
   const Machine* machine = store.machine ? &*store.machine : nullptr;
-  return {record ? record->gpu : machine ? machine->gpu : "",
-          record ? record->date : machine ? machine->date : "",
-          record ? &record->context : machine ? &machine->context : &none};
+  return {record    ? record->gpu
+          : machine ? machine->gpu
+                    : "",
+          record    ? record->date
+          : machine ? machine->date
+                    : "",
+          record    ? &record->context
+          : machine ? &machine->context
+                    : &none};
 }
 
 std::string dated(const Provenance& p) {
@@ -126,8 +132,9 @@ std::vector<std::string> render_box(const BoxInput& in, Diagnostics& diagnostics
       std::string row = "| $" + symbol->latex + "$ | " + escape_cell(symbol->meaning) + " | " +
                         cell(v, symbol->name + " = " + symbol->source) + " |";
       if (in.reference)
-        row += " " + cell(symbol_value(*symbol, *in.reference),
-                          symbol->name + " = " + symbol->source + ", on " + theirs.gpu) +
+        row += " " +
+               cell(symbol_value(*symbol, *in.reference),
+                    symbol->name + " = " + symbol->source + ", on " + theirs.gpu) +
                " |";
       out.push_back(row);
     }

@@ -281,8 +281,9 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
                        " says why); they render as such";
     if (book.strict && book.woven_is_reference)
       diagnostics.error(file, not_run.front(),
-                        what + " (--strict, on the reference GPU): make measure on a GPU that "
-                               "can run them");
+                        what +
+                            " (--strict, on the reference GPU): make measure on a GPU that "
+                            "can run them");
     else
       diagnostics.warning(file, not_run.front(), what);
   }

@@ -48,7 +48,7 @@ struct ChapterOutput {
   std::vector<KernelResult> kernels;
   std::set<std::string> figures;  // roofline IDs it shows ("3.1", "book")
   bool stale = false;
-  bool measured = false;  // it has a record
+  bool measured = false;                        // it has a record
   std::vector<KernelResult> reference_kernels;  // the same results on the reference GPU, if any
 };
 

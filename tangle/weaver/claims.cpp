@@ -138,8 +138,7 @@ std::string claim_verdict(const ClaimResult& c, const std::string& gpu,
   if (c.status == ClaimResult::Status::unmeasured)
     return open + "Not yet checked: " + c.evaluation.result.message + "." + after + close;
   if (c.status == ClaimResult::Status::not_checked)
-    return open + "Not checked on " + on + ": " + c.evaluation.result.message + "." + after +
-           close;
+    return open + "Not checked on " + on + ": " + c.evaluation.result.message + "." + after + close;
   std::string parts = comparisons_text(c.evaluation);
   if (c.status == ClaimResult::Status::holds)
     return open + "Holds on " + on + ": " + parts + "." + after + close;

@@ -82,11 +82,12 @@ std::string gpus_page(const std::vector<const Chapter*>& chapters, std::vector<G
       std::string("title: \"") + kGpusPageTitle + "\"",
       "---",
       "",
-      std::string("# ") + kGpusPageTitle,
+      std::string("# ") + kGpusPageId + " " + kGpusPageTitle,
       "",
       "Every GPU whose records are in `book/measurements/`, side by side: one folder a GPU, "
       "written by `make measure` on it (appendix C says how to add yours). This book is woven "
-      "for **" + woven + "**" +
+      "for **" +
+          woven + "**" +
           (ref ? "; the reference GPU, the one its prose was written from, is **" + reference +
                      "**."
                : "; no reference GPU is named (book/reference-gpu)."),
@@ -112,9 +113,7 @@ std::string gpus_page(const std::vector<const Chapter*>& chapters, std::vector<G
                     ceiling("bf16_tensor_rate") + " |");
   }
   lines.insert(lines.end(),
-               {"",
-                "## Each chapter's headline results",
-                "",
+               {"", "## Each chapter's headline results", "",
                 "The kernels each chapter draws on its roofline, by median time. *× ref* is the "
                 "reference GPU's time over this GPU's (above 1: faster than the reference); *× "
                 "peer* is the library peer's time over the kernel's, both measured in the same run "
@@ -137,7 +136,7 @@ std::string gpus_page(const std::vector<const Chapter*>& chapters, std::vector<G
         keys.push_back(*key);
     }
     bool any_record = std::any_of(gpus.begin(), gpus.end(),
-                                [&](const GpuColumn& g) { return g.store->record(c->fm.id); });
+                                  [&](const GpuColumn& g) { return g.store->record(c->fm.id); });
     if (keys.empty() || !any_record) continue;  // nothing to set side by side
     lines.push_back("### " + c->fm.id + " " + c->fm.title + " ([the chapter](" + c->basename +
                     ".html))");
@@ -147,9 +146,9 @@ std::string gpus_page(const std::vector<const Chapter*>& chapters, std::vector<G
     std::string measured = "| *measured; SM clock, start / end* |";
     for (const GpuColumn& g : gpus) {
       const Record* r = g.store->record(c->fm.id);
-      measured += " " + (r ? (r->date.empty() ? "?" : r->date.substr(0, 10)) + "; " +
-                                 clocks(r->context)
-                           : std::string("not measured")) +
+      measured += " " +
+                  (r ? (r->date.empty() ? "?" : r->date.substr(0, 10)) + "; " + clocks(r->context)
+                     : std::string("not measured")) +
                   " |";
     }
     lines.push_back(measured);
@@ -158,9 +157,9 @@ std::string gpus_page(const std::vector<const Chapter*>& chapters, std::vector<G
       Value reference_time;
       reference_time.state = Value::State::unmeasured;
       if (ref)
-        reference_time =
-            Scope(*ref->store, c->fm.id, book.chapter_of_src).lookup(Term{key, "time", "median"})
-                .value;
+        reference_time = Scope(*ref->store, c->fm.id, book.chapter_of_src)
+                             .lookup(Term{key, "time", "median"})
+                             .value;
       for (const GpuColumn& g : gpus) {
         Scope scope(*g.store, c->fm.id, book.chapter_of_src);
         row += " " + result_cell(g, scope, c->fm.id, key, reference_time, &g == ref) + " |";

@@ -12,13 +12,14 @@
 namespace weave {
 
 struct GpuColumn {
-  std::string slug;              // nvidia-h200: its folder's name
+  std::string slug;  // nvidia-h200: its folder's name
   const MeasurementStore* store = nullptr;
 };
 
 inline constexpr const char* kGpusPageId = "GPUs";
 inline constexpr const char* kGpusPageBasename = "gpus";
-inline constexpr const char* kGpusPageTitle = "GPUs side by side";
+// The page is rendered as "GPUs side by side": its id, then its title (like "C Your GPU").
+inline constexpr const char* kGpusPageTitle = "side by side";
 
 // The page's Markdown. `woven` is the slug the book is woven for, `reference` the reference's
 // ("" when none is named); columns are in folder order, the reference's first.

@@ -1,7 +1,8 @@
 // weave: the book's numbers, boxes and claims, woven into the chapters before Pandoc renders them.
 //
 //   weave [--root DIR] [--book book/chapters.txt] [--measurements book/measurements[/<gpu>]]
-//         [--gpu SLUG] [--reference SLUG] [--symbols book/symbols.json] [--out build/book/woven] [--strict]
+//         [--gpu SLUG] [--reference SLUG] [--symbols book/symbols.json] [--out build/book/woven]
+//         [--strict]
 //         [--measured-now]
 //
 // Exit status: 0 woven (warnings may be printed), 2 errors (nothing written), 1 a bad command line.

@@ -74,8 +74,9 @@ Record read_record(const nlohmann::json& j, const std::string& shown, Diagnostic
       if (!status.is_string() || (status != "skipped" && status != "failed") ||
           !reason.is_string() || reason.get<std::string>().empty())
         diagnostics.error(shown, 0,
-                          "result '" + key + "': a result without numbers is {\"status\": "
-                          "\"skipped\" or \"failed\", \"reason\": \"...\"} (it has status " +
+                          "result '" + key +
+                              "': a result without numbers is {\"status\": "
+                              "\"skipped\" or \"failed\", \"reason\": \"...\"} (it has status " +
                               status.dump() + ", reason " + reason.dump() +
                               "); make measure writes records: run it again");
       else
@@ -309,7 +310,8 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
                               " on " + store.machine->gpu +
                               ": a GPU's folder holds that GPU's records only; move the record "
                               "into its GPU's folder, or measure it again here (make measure "
-                              "CHAPTER=" + id + ")");
+                              "CHAPTER=" +
+                              id + ")");
   return store;
 }
 

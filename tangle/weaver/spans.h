@@ -31,7 +31,8 @@ struct InlineContext {
 };
 
 // The rendered span of a value: [1.23 ms]{.measured title="..."}, [not yet measured]{.unmeasured},
-// [skipped on this GPU: needs 26.0 GiB, 23.6 GiB free]{.unmeasured .not-run}, or empty with `error` set (a bad fmt for this unit).
+// [skipped on this GPU: needs 26.0 GiB, 23.6 GiB free]{.unmeasured .not-run}, or empty with `error`
+// set (a bad fmt for this unit).
 std::string value_span(const Value& value, const std::string& title, const std::string& fmt,
                        int digits, std::string& error);
 

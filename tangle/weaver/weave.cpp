@@ -127,9 +127,9 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
   // The other GPUs' folders: the reference's beside this GPU's, every one on the GPUs page. Their
   // records are read, not judged: a fault in one leaves that GPU out, with a warning.
   std::map<std::string, MeasurementStore> others;
-  const std::vector<std::string> folders =
-      o.gpu.empty() || !store.folder.empty() ? gpu_folders(o.root, o.measurements)
-                                             : std::vector<std::string>{};
+  const std::vector<std::string> folders = o.gpu.empty() || !store.folder.empty()
+                                               ? gpu_folders(o.root, o.measurements)
+                                               : std::vector<std::string>{};
   for (const std::string& slug : folders) {
     if (slug == store.slug) continue;
     Diagnostics theirs;

@@ -21,7 +21,7 @@ struct Options {
       "book/measurements";  // one GPU's folder, or the folder of GPUs
   std::filesystem::path symbols = "book/symbols.json";
   std::filesystem::path out = "build/book/woven";
-  std::string gpu;            // the GPU's slug, when the folder holds several
+  std::string gpu;  // the GPU's slug, when the folder holds several
   // The book's reference GPU (book/reference-gpu, through the Makefile): woven when the folder
   // holds several and --gpu names none; shown beside any other GPU that is woven.
   std::string reference;

@@ -154,8 +154,7 @@ TEST(Gpus, StrictFailsOnSkippedResultsOnlyOnTheReference) {
   three_gpus(book);
   auto skipped_errors = [](const FixtureBook::Run& run) {
     int n = 0;
-    for (const auto& e : run.diagnostics.errors())
-      n += contains(e.message, "skipped or failed");
+    for (const auto& e : run.diagnostics.errors()) n += contains(e.message, "skipped or failed");
     return n;
   };
   auto other = book.weave_with([](Options& o) {
