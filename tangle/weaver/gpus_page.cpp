@@ -82,7 +82,7 @@ std::string gpus_page(const std::vector<const Chapter*>& chapters, std::vector<G
       std::string("title: \"") + kGpusPageTitle + "\"",
       "---",
       "",
-      std::string("# ") + kGpusPageId + " " + kGpusPageTitle,
+      std::string("# ") + kGpusPageTitle,  // the renderer's title stands in its place
       "",
       "Every GPU whose records are in `book/measurements/`, side by side: one folder a GPU, "
       "written by `make measure` on it (appendix C says how to add yours). This book is woven "
@@ -138,8 +138,10 @@ std::string gpus_page(const std::vector<const Chapter*>& chapters, std::vector<G
     bool any_record = std::any_of(gpus.begin(), gpus.end(),
                                   [&](const GpuColumn& g) { return g.store->record(c->fm.id); });
     if (keys.empty() || !any_record) continue;  // nothing to set side by side
-    lines.push_back("### " + c->fm.id + " " + c->fm.title + " ([the chapter](" + c->basename +
-                    ".html))");
+    lines.push_back("### " + c->fm.id + " " + c->fm.title);
+    lines.push_back("");
+    lines.push_back("[Chapter " + c->fm.id + "](" + c->basename + ".html)'s kernels, from its " +
+                    "record on each GPU.");
     lines.push_back("");
     lines.push_back(header);
     lines.push_back(rule);

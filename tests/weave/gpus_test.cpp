@@ -176,11 +176,11 @@ TEST(Gpus, ThePageSetsEveryGpuSideBySide) {
   ASSERT_EQ(book.weave_with(woven_for("othergpu")).status, 0);
   std::string page = book.outputs()["gpus.md"];
   for (const char* part :
-       {"id: \"GPUs\"", "# GPUs side by side", "woven for **othergpu**",
+       {"id: \"GPUs\"", "title: \"side by side\"", "# side by side", "woven for **othergpu**",
         "| Test GPU (reference) | `testgpu` | 2026-11-29 | — | 132 | 4.00 TB/s |",
         "| *measured; SM clock, start / end* | 2026-11-29; 1980 / 1965 MHz (max 1980) |",
         "| Other GPU (this book) | `othergpu` |", "| Third GPU | `thirdgpu` |",
-        "### 1 Alpha ([the chapter](1-alpha.html))",
+        "### 1 Alpha\n\n[Chapter 1](1-alpha.html)'s kernels",
         "| result | Test GPU | Other GPU | Third GPU |",
         "| `alpha/v2_fast@1048576` | 400 µs | 600 µs, 0.667× ref | *failed on this GPU: CUDA "
         "error: out of memory* |",
