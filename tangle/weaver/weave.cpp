@@ -219,7 +219,13 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
 int run(const Options& options, Diagnostics& diagnostics) {
   auto files = weave_book(options, diagnostics);
   if (!files) return 2;
-  return write_outputs(under(options.root, options.out), *files, diagnostics) ? 0 : 2;
+  if (!write_outputs(under(options.root, options.out), *files, diagnostics)) return 2;
+  // A GPUs page of an earlier weave with several GPUs' folders is no part of this book: removed,
+  // so the folder holds this weave's files only.
+  const std::string page = std::string(kGpusPageBasename) + ".md";
+  std::error_code ignored;
+  if (!files->count(page)) fs::remove(under(options.root, options.out) / page, ignored);
+  return 0;
 }
 
 }  // namespace weave

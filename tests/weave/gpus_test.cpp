@@ -74,6 +74,10 @@ TEST(Gpus, TwoFoldersWeaveTheReferenceAsBefore) {
   for (const char* name : {"1-alpha.md", "2-beta.md", "B-symbols.md", "claims.json"})
     EXPECT_EQ(after[name], before[name]) << name;
   ASSERT_TRUE(after.count("gpus.md"));
+  book.remove(kFolder + "othergpu/machine.json");  // one GPU again: its page goes
+  book.remove(kFolder + "othergpu/1.json");
+  ASSERT_EQ(book.weave_with(woven_for("")).status, 0);
+  EXPECT_EQ(book.outputs(), before);
   auto chapters = nlohmann::json::parse(after["book.json"])["chapters"];
   EXPECT_EQ(chapters.back()["id"], "GPUs");
   EXPECT_EQ(chapters.back()["basename"], "gpus");
