@@ -8,7 +8,17 @@ MEASURE ?= $(HAS_GPU)
 STRICT  ?= 0
 TANGLE  := $(BUILD)/tangle/tangle
 WEAVE   := $(BUILD)/tangle/weave
-WEAVE_FLAGS = $(if $(GPU),--gpu $(GPU)) $(if $(filter 1,$(STRICT)),--strict) $(if $(filter 1,$(MEASURED_NOW)),--measured-now)
+# the book's reference GPU, named once (book/reference-gpu); the GPU present, slugged as measure.py
+# names its folder (lowercase, runs of other characters '-'); a make book that measured weaves it
+REFERENCE_GPU := $(shell cat book/reference-gpu)
+GPU_PRESENT  = $(shell nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 | tr A-Z a-z | sed -E 's/[^a-z0-9]+/-/g; s/^-+|-+$$//g')
+# (a measure told MEASURE_FLAGS=--gpu-slug=NAME wrote its folder under that name)
+MEASURED_SLUG = $(patsubst --gpu-slug=%,%,$(filter --gpu-slug=%,$(MEASURE_FLAGS)))
+WEAVE_GPU    = $(or $(GPU),$(if $(filter 1,$(MEASURED_NOW)),$(or $(MEASURED_SLUG),$(GPU_PRESENT))))
+WEAVE_FLAGS = --reference $(REFERENCE_GPU) $(if $(WEAVE_GPU),--gpu $(WEAVE_GPU)) $(if $(filter 1,$(STRICT)),--strict) $(if $(filter 1,$(MEASURED_NOW)),--measured-now)
+# make measure's command line (MEASURE_FLAGS: e.g. --no-counters, --gpu-slug NAME); make book goes on
+# to weave a run that wrote its records with some results skipped or failed (measure.py's exit 3)
+MEASURE_RUN = $(PYTHON) tangle/measure.py --build $(BUILD) $(if $(CHAPTER),--chapter $(CHAPTER)) $(MEASURE_FLAGS)
 # the weaver's command line; make book runs it itself (a second make for it cost a tenth of a second)
 WOVEN       = $(WEAVE) --measurements book/measurements --out $(BUILD)/book/woven $(WEAVE_FLAGS)
 
@@ -24,10 +34,10 @@ tangle: tools       ; $(TANGLE)
 chapters: tangle    ; cmake --build $(BUILD) -j $(JOBS) --target chapters
 build: tangle       ; cmake --build $(BUILD) -j $(JOBS)
 test: deps tools    ; $(TANGLE) --check && cmake --build $(BUILD) -j $(JOBS) && ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
-measure: build      ; $(PYTHON) tangle/measure.py --build $(BUILD) $(if $(CHAPTER),--chapter $(CHAPTER)) $(MEASURE_FLAGS)
+measure: build      ; $(MEASURE_RUN)
 profile: tangle     ; $(if $(KERNEL),,$(error make profile needs KERNEL=<result key>, e.g. KERNEL=reduce/v1_naive@268435456)) cmake --build $(BUILD) -j $(JOBS) --target $(firstword $(subst /, ,$(KERNEL)))_bench && $(PYTHON) tangle/ncu_profile.py --build $(BUILD) $(KERNEL)
 weave: tools        ; $(WOVEN)
 book: MEASURED_NOW = $(MEASURE)
-book: deps tangle   ; $(if $(filter 1,$(MEASURE)),$(MAKE) measure &&) $(WOVEN) && book/render.sh $(BUILD)/book $(BUILD)/book/woven
+book: deps tangle   ; $(if $(filter 1,$(MEASURE)),$(MAKE) build && { $(MEASURE_RUN) || [ $$? -eq 3 ]; } &&) $(WOVEN) && book/render.sh $(BUILD)/book $(BUILD)/book/woven
 clean:              ; rm -rf $(BUILD)
 format:             ; @.ci/format

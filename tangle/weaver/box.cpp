@@ -28,6 +28,50 @@ std::string escape_cell(std::string text) {
   return out;
 }
 
+// "CUDA runtime 13.0 · driver 580.159.04 · nvcc 13.0.88 · SM clock ... (max ...)", or "".
+std::string facts_line(const nlohmann::json& context) {
+  std::vector<std::string> facts;
+  for (auto [label, key] :
+       {std::pair{"CUDA runtime ", "runtime"}, {"driver ", "driver"}, {"nvcc ", "nvcc"}})
+    if (std::string v = context_text(context, key); !v.empty()) facts.push_back(label + v);
+  std::string start = clock_text(context, "sm_clock_start_mhz"),
+              end = clock_text(context, "sm_clock_end_mhz"),
+              max = clock_text(context, "sm_clock_max_mhz");
+  if (!start.empty() || !end.empty())
+    facts.push_back("SM clock " + (start.empty() ? "?" : start) + " at the start, " +
+                    (end.empty() ? "?" : end) + " at the end" +
+                    (max.empty() ? "" : " (max " + max + ")"));
+  std::string line;
+  for (const auto& f : facts) line += (line.empty() ? "" : " · ") + f;
+  return line;
+}
+
+// The GPU, date and context of a store's record for a chapter (else of its machine.json).
+struct Provenance {
+  std::string gpu, date;
+  const nlohmann::json* context = nullptr;
+};
+
+Provenance provenance(const MeasurementStore& store, const std::string& id) {
+  static const nlohmann::json none = nlohmann::json::object();
+  const Record* record = store.record(id);
+  const Machine* machine = store.machine ? &*store.machine : nullptr;
+  return {record    ? record->gpu
+          : machine ? machine->gpu
+                    : "",
+          record    ? record->date
+          : machine ? machine->date
+                    : "",
+          record    ? &record->context
+          : machine ? &machine->context
+                    : &none};
+}
+
+std::string dated(const Provenance& p) {
+  std::string when = p.date.substr(0, 10);
+  return when.empty() ? "on an unrecorded date" : "[" + when + "]{title=\"" + p.date + "\"}";
+}
+
 }  // namespace
 
 std::string cell(const Value& value, const std::string& title) {
@@ -41,7 +85,8 @@ std::vector<std::string> render_box(const BoxInput& in, Diagnostics& diagnostics
   const Record* record = in.store->record(in.fm->id);
   const Machine* machine = in.store->machine ? &*in.store->machine : nullptr;
   std::vector<std::string> out;
-  out.push_back(in.stale ? "::: {.hwbox .stale}" : "::: {.hwbox}");
+  out.push_back(std::string("::: {.hwbox") + (in.stale ? " .stale" : "") +
+                (in.reference ? " .beside" : "") + "}");
 
   std::string gpu = record ? record->gpu : machine ? machine->gpu : "";
   std::string date = record ? record->date : machine ? machine->date : "";
@@ -56,10 +101,27 @@ std::vector<std::string> render_box(const BoxInput& in, Diagnostics& diagnostics
                                 : " (recorded earlier, from the committed measurement files).");
   out.push_back(heading);
   out.push_back("");
+  // Woven for another GPU: the reference's column stands beside this one's, each dated.
+  const Provenance theirs =
+      in.reference ? provenance(*in.reference_store, in.fm->id) : Provenance{};
+  const Provenance yours = provenance(*in.store, in.fm->id);
+  if (in.reference) {
+    out.push_back("**Beside it, the reference GPU:** " +
+                  (theirs.gpu.empty() ? std::string("not measured")
+                                      : theirs.gpu + ", measured " + dated(theirs)) +
+                  ", the GPU this book's prose was written from.");
+    out.push_back("");
+  }
 
   if (!in.fm->symbols.empty()) {
-    out.push_back("| symbol | meaning | this generation |");
-    out.push_back("|:--|:--|--:|");
+    if (in.reference) {
+      out.push_back("| symbol | meaning | " + yours.gpu + " (yours), " + yours.date.substr(0, 10) +
+                    " | " + theirs.gpu + " (reference), " + theirs.date.substr(0, 10) + " |");
+      out.push_back("|:--|:--|--:|--:|");
+    } else {
+      out.push_back("| symbol | meaning | this generation |");
+      out.push_back("|:--|:--|--:|");
+    }
     for (const Named& name : in.fm->symbols) {
       const SymbolDef* symbol = in.symbols->find(name.name);
       if (!symbol) continue;  // reported once, where the front matter is read
@@ -67,8 +129,14 @@ std::vector<std::string> render_box(const BoxInput& in, Diagnostics& diagnostics
       if (v.state == Value::State::error)
         diagnostics.error(in.file, name.line,
                           "symbol " + symbol->name + " (" + symbol->source + "): " + v.message);
-      out.push_back("| $" + symbol->latex + "$ | " + escape_cell(symbol->meaning) + " | " +
-                    cell(v, symbol->name + " = " + symbol->source) + " |");
+      std::string row = "| $" + symbol->latex + "$ | " + escape_cell(symbol->meaning) + " | " +
+                        cell(v, symbol->name + " = " + symbol->source) + " |";
+      if (in.reference)
+        row += " " +
+               cell(symbol_value(*symbol, *in.reference),
+                    symbol->name + " = " + symbol->source + ", on " + theirs.gpu) +
+               " |";
+      out.push_back(row);
     }
     out.push_back("");
   }
@@ -80,7 +148,7 @@ std::vector<std::string> render_box(const BoxInput& in, Diagnostics& diagnostics
                             [&](const KernelResult& o) { return o.name == k.name; });
     if (!seen && !k.borrowed(in.fm->id)) own.push_back(k);
   }
-  if (!own.empty()) {
+  if (!own.empty() && !in.reference) {
     out.push_back("| result | time | bandwidth | FLOP rate |");
     out.push_back("|:--|--:|--:|--:|");
     for (const KernelResult& k : own) {
@@ -93,28 +161,46 @@ std::vector<std::string> render_box(const BoxInput& in, Diagnostics& diagnostics
                     cell(k.flop_rate, title("flop_rate")) + " |");
     }
     out.push_back("");
-  }
-
-  const nlohmann::json& context = record    ? record->context
-                                  : machine ? machine->context
-                                            : nlohmann::json::object();
-  std::vector<std::string> facts;
-  for (auto [label, key] :
-       {std::pair{"CUDA runtime ", "runtime"}, {"driver ", "driver"}, {"nvcc ", "nvcc"}})
-    if (std::string v = context_text(context, key); !v.empty()) facts.push_back(label + v);
-  std::string start = clock_text(context, "sm_clock_start_mhz"),
-              end = clock_text(context, "sm_clock_end_mhz"),
-              max = clock_text(context, "sm_clock_max_mhz");
-  if (!start.empty() || !end.empty())
-    facts.push_back("SM clock " + (start.empty() ? "?" : start) + " at the start, " +
-                    (end.empty() ? "?" : end) + " at the end" +
-                    (max.empty() ? "" : " (max " + max + ")"));
-  if (!facts.empty()) {
-    std::string line;
-    for (const auto& f : facts) line += (line.empty() ? "" : " · ") + f;
-    out.push_back(line + ".");
+  } else if (!own.empty()) {  // two rows a result: this GPU's, then the reference's
+    out.push_back("| result | measured on | time | bandwidth | FLOP rate |");
+    out.push_back("|:--|:--|--:|--:|--:|");
+    for (const KernelResult& k : own) {
+      auto row = [&](const KernelResult& r, const Scope& scope, const std::string& name,
+                     const std::string& first, const std::string& gpu) {
+        auto title = [&](const char* quantity) {
+          std::string detail = scope.lookup(Term{r.name, quantity, "median"}).detail;
+          return r.name + " : " + quantity + ", on " + gpu + (detail.empty() ? "" : ", " + detail);
+        };
+        out.push_back("| " + first + " | " + name + " | " + cell(r.time, title("time")) + " | " +
+                      cell(r.bandwidth, title("bandwidth")) + " | " +
+                      cell(r.flop_rate, title("flop_rate")) + " |");
+      };
+      row(k, *in.scope, "yours", "`" + k.name + "`", yours.gpu);
+      auto same = std::find_if(in.reference_kernels->begin(), in.reference_kernels->end(),
+                               [&](const KernelResult& r) { return r.name == k.name; });
+      if (same != in.reference_kernels->end())
+        row(*same, *in.reference, "reference", "", theirs.gpu);
+      else
+        out.push_back("|  | reference | — | — | — |");
+    }
     out.push_back("");
   }
+
+  if (std::string line = facts_line(*yours.context); !line.empty()) {
+    out.push_back((in.reference ? "Yours: " : "") + line + ".");
+    out.push_back("");
+  }
+  if (in.reference)
+    if (std::string line = facts_line(*theirs.context); !line.empty()) {
+      out.push_back("The reference: " + line + ".");
+      out.push_back("");
+    }
+  if (record && record->tests_failed > 0)
+    out.push_back("[**" + std::to_string(record->tests_failed) +
+                  " GPU test(s) failed** in the run that measured these numbers (" + record->file +
+                  "): a time of a kernel that fails its test is not the time of a correct "
+                  "kernel.]{.stale-note}");
+  if (record && record->tests_failed > 0 && in.stale) out.push_back("");
   if (in.stale)
     out.push_back(
         "[**Stale:** this chapter's code changed after these numbers were measured; "

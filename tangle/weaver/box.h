@@ -20,6 +20,10 @@ struct BoxInput {
   const std::vector<KernelResult>* kernels = nullptr;
   bool stale = false;
   bool measured_now = false;  // make book measured just before weaving
+  // The reference GPU, when the book is woven for another: its column beside this GPU's.
+  const Scope* reference = nullptr;
+  const MeasurementStore* reference_store = nullptr;
+  const std::vector<KernelResult>* reference_kernels = nullptr;
 };
 
 // The box's Markdown lines. Symbol values that cannot be found are errors at the symbol's line.

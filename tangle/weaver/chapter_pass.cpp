@@ -60,9 +60,25 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
                         "unknown symbol '" + s.name + "': define it in book/symbols.json (known: " +
                             book.symbols->names() + ")");
 
+  // The reference GPU's records, beside this GPU's: read, never reported (its own build does).
+  const MeasurementStore no_records;
+  Scope reference(book.reference ? *book.reference : no_records, fm.id, book.chapter_of_src);
+  const Scope* beside = book.reference ? &reference : nullptr;
+  std::string reference_gpu =
+      book.reference && book.reference->machine ? book.reference->machine->gpu : "";
+  if (beside) {
+    Diagnostics ignored;
+    out.reference_kernels = kernel_results(fm, file, reference, ignored);
+  }
+
   BoxInput box{file,       &fm,          book.symbols, &scope,
                book.store, &out.kernels, out.stale,    book.measured_now};
-  InlineContext inline_context{file, &scope, &diagnostics, {}, {}};
+  box.reference = beside;
+  box.reference_store = book.reference;
+  box.reference_kernels = &out.reference_kernels;
+  InlineContext inline_context{file, &scope, &diagnostics, {}, {}, {}, nullptr, ""};
+  inline_context.reference = beside;
+  inline_context.reference_gpu = reference_gpu;
   // A figure's path; kUnmeasuredFigure while there are no ceilings to draw it under; "" on an
   // error.
   bool ceilings = book.store->machine && book.store->machine->ceilings.count("copy_bandwidth");
@@ -192,7 +208,7 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
           render_symbols_table(*book.symbols, book.symbol_users, scope, file, n, diagnostics);
       lines.insert(lines.end(), table.begin(), table.end());
     } else if (opens_claim(text)) {
-      out.claims.push_back(check_claim(text, fm.id, file, n, scope, diagnostics));
+      out.claims.push_back(check_claim(text, fm.id, file, n, scope, diagnostics, beside));
       divs.push_back({n, static_cast<int>(out.claims.size()) - 1});
       lines.push_back(claim_opening(out.claims.back()));
     } else if (std::regex_match(text, div_close)) {
@@ -207,7 +223,7 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
                           : book.store->machine ? book.store->machine->gpu
                                                 : "";
         lines.push_back("");
-        lines.push_back(claim_verdict(out.claims[divs.back().claim], gpu));
+        lines.push_back(claim_verdict(out.claims[divs.back().claim], gpu, reference_gpu));
       }
       divs.pop_back();
       lines.push_back(text);
@@ -250,6 +266,27 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
                         std::to_string(unmeasured.size()) +
                             " value(s), claim(s) or figure(s) are not yet measured; they render as "
                             "'not yet measured'");
+  // Skipped or failed on this GPU (its record says why): on the reference GPU the book lacks
+  // those numbers, an error for a strict build; on another GPU a warning, strict or not.
+  std::vector<int> not_run = inline_context.not_run_lines;
+  for (const ClaimResult& c : out.claims)
+    if (c.status == ClaimResult::Status::not_checked) not_run.push_back(c.line);
+  for (const KernelResult& k : out.kernels)
+    if (k.time.not_run && !k.borrowed(fm.id)) not_run.push_back(k.line);
+  if (!not_run.empty()) {
+    std::sort(not_run.begin(), not_run.end());
+    std::string what = std::to_string(not_run.size()) +
+                       " value(s), claim(s) or result(s) rest on results skipped or failed on " +
+                       "this GPU (" + (record ? record->file : "its record") +
+                       " says why); they render as such";
+    if (book.strict && book.woven_is_reference)
+      diagnostics.error(file, not_run.front(),
+                        what +
+                            " (--strict, on the reference GPU): make measure on a GPU that "
+                            "can run them");
+    else
+      diagnostics.warning(file, not_run.front(), what);
+  }
   for (const ClaimResult& c : out.claims)
     if (c.status == ClaimResult::Status::broken) {
       std::string what = "claim is broken on this GPU: " + c.expr + "; revisit the sentence";

@@ -34,6 +34,12 @@ struct BookContext {
   SymbolUsers symbol_users;  // symbol -> the chapters that declare it
   bool strict = false;
   bool measured_now = false;
+  // The reference GPU's records (book/reference-gpu), when the book is woven for another GPU:
+  // the box and each claim show them beside this GPU's. Null when this GPU is the reference.
+  const MeasurementStore* reference = nullptr;
+  // This GPU is the book's reference (or none is named): what it skipped or failed is then
+  // missing from the book itself, an error for a strict build; on another GPU, a warning.
+  bool woven_is_reference = true;
 };
 
 struct ChapterOutput {
@@ -42,7 +48,8 @@ struct ChapterOutput {
   std::vector<KernelResult> kernels;
   std::set<std::string> figures;  // roofline IDs it shows ("3.1", "book")
   bool stale = false;
-  bool measured = false;  // it has a record
+  bool measured = false;                        // it has a record
+  std::vector<KernelResult> reference_kernels;  // the same results on the reference GPU, if any
 };
 
 ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,

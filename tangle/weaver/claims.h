@@ -13,13 +13,17 @@
 namespace weave {
 
 struct ClaimResult {
-  enum class Status { holds, broken, unmeasured, invalid };
+  // not_checked: a result it rests on was skipped or failed on this GPU (its record says why)
+  enum class Status { holds, broken, unmeasured, not_checked, invalid };
   std::string chapter_id, file;
   int line = 0;
   std::string expr;  // normalised
   Status status = Status::invalid;
   Evaluation evaluation;
   std::string text;  // the claim's prose, for the report
+  // The same relation on the reference GPU's records, when the book is woven for another GPU.
+  std::optional<Status> reference_status;
+  Evaluation reference_evaluation;
 };
 
 const char* status_name(ClaimResult::Status status);  // "holds", "broken", ...
@@ -29,12 +33,16 @@ bool opens_claim(const std::string& line);
 
 // Reads expr="..." from the opening line, parses and evaluates it. Errors (no expr, a parse
 // error, a missing key) are reported at the line and give Status::invalid.
+// With `reference` (the reference GPU's records, when the book is woven for another GPU), the
+// relation is also evaluated there; what goes wrong there is no error of this book.
 ClaimResult check_claim(const std::string& opening, const std::string& chapter_id,
                         const std::string& file, int line, const Scope& scope,
-                        Diagnostics& diagnostics);
+                        Diagnostics& diagnostics, const Scope* reference = nullptr);
 
 // The div's opening line with its verdict class, and the verdict shown at the end of the div.
 std::string claim_opening(const ClaimResult& claim);
-std::string claim_verdict(const ClaimResult& claim, const std::string& gpu);
+// `reference_gpu` names the reference GPU when claim.reference_status is set.
+std::string claim_verdict(const ClaimResult& claim, const std::string& gpu,
+                          const std::string& reference_gpu = "");
 
 }  // namespace weave

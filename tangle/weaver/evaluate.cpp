@@ -127,6 +127,16 @@ TermValue Scope::lookup(const Term& term) const {
     out.detail = describe(q->second, term.statistic);
     return out;
   }
+  // Skipped or failed on this GPU: its record says why (the chapter's own record first).
+  const Record* not_run = own && own->not_run.count(term.key) ? own : nullptr;
+  for (const auto& [id, record] : store_.records)
+    if (!not_run && record.not_run.count(term.key)) not_run = &record;
+  if (not_run) {
+    const NotRun& why = not_run->not_run.at(term.key);
+    out.value = {Value::State::unmeasured, 0, {}, why.status + " on this GPU: " + why.reason};
+    out.value.not_run = true;
+    return out;
+  }
   // Not recorded anywhere: not yet measured if the chapter that would hold it has no record.
   std::string src = term.key.substr(0, term.key.find('/'));
   auto owner = chapter_of_src_.find(src);

@@ -15,6 +15,9 @@ struct Value {
   double number = 0;
   Unit unit;
   std::string message;  // for unmeasured: what is not recorded yet; for error: what to do
+  // unmeasured because the result was skipped or failed on this GPU (its record says why, in
+  // `message`): not a value still to be measured, but one this GPU did not give
+  bool not_run = false;
 };
 
 // One term as it was looked up, for titles and the claims report.

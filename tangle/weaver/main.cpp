@@ -1,7 +1,8 @@
 // weave: the book's numbers, boxes and claims, woven into the chapters before Pandoc renders them.
 //
 //   weave [--root DIR] [--book book/chapters.txt] [--measurements book/measurements[/<gpu>]]
-//         [--gpu SLUG] [--symbols book/symbols.json] [--out build/book/woven] [--strict]
+//         [--gpu SLUG] [--reference SLUG] [--symbols book/symbols.json] [--out build/book/woven]
+//         [--strict]
 //         [--measured-now]
 //
 // Exit status: 0 woven (warnings may be printed), 2 errors (nothing written), 1 a bad command line.
@@ -30,6 +31,9 @@ int main(int argc, char** argv) {
                      "one GPU's records, or the folder of GPUs (given: it must exist)")
           ->capture_default_str();
   app.add_option("--gpu", options.gpu, "the GPU's slug, when the folder holds several");
+  app.add_option("--reference", options.reference,
+                 "the reference GPU's slug (book/reference-gpu): woven when --gpu names none, "
+                 "and shown beside any other GPU");
   app.add_option("--symbols", symbols, "the book's symbols")->capture_default_str();
   app.add_option("--out", out, "where the woven chapters go")->capture_default_str();
   app.add_flag("--strict", options.strict,

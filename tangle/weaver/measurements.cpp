@@ -35,6 +35,8 @@ std::optional<nlohmann::json> parse_json(const std::string& text, const std::str
   }
 }
 
+bool is_count(const nlohmann::json& n);
+
 Record read_record(const nlohmann::json& j, const std::string& shown, Diagnostics& diagnostics) {
   Record r;
   r.file = shown;
@@ -48,6 +50,11 @@ Record read_record(const nlohmann::json& j, const std::string& shown, Diagnostic
     for (const auto& s : *it)
       if (s.is_string()) r.sources.push_back(s.get<std::string>());
   if (auto it = j.find("context"); it != j.end() && it->is_object()) r.context = *it;
+  if (auto it = j.find("tests"); it != j.end() && it->is_object()) {
+    auto failed = it->find("failed");
+    if (failed != it->end() && is_count(*failed))
+      r.tests_failed = static_cast<int>(failed->get<double>());
+  }
   auto results = j.find("results");
   if (results == j.end() || !results->is_object()) {
     diagnostics.error(shown, 0, "has no \"results\" object");
@@ -59,6 +66,21 @@ Record read_record(const nlohmann::json& j, const std::string& shown, Diagnostic
     if (!normal || !quantities.is_object()) {
       diagnostics.error(
           shown, 0, "result '" + key + "': " + (normal ? "is not an object of quantities" : error));
+      continue;
+    }
+    if (quantities.contains("status")) {  // skipped or failed: a reason, and no numbers
+      const nlohmann::json& status = quantities["status"];
+      const nlohmann::json reason = quantities.value("reason", nlohmann::json());
+      if (!status.is_string() || (status != "skipped" && status != "failed") ||
+          !reason.is_string() || reason.get<std::string>().empty())
+        diagnostics.error(shown, 0,
+                          "result '" + key +
+                              "': a result without numbers is {\"status\": "
+                              "\"skipped\" or \"failed\", \"reason\": \"...\"} (it has status " +
+                              status.dump() + ", reason " + reason.dump() +
+                              "); make measure writes records: run it again");
+      else
+        r.not_run[*normal] = {status.get<std::string>(), reason.get<std::string>()};
       continue;
     }
     for (const auto& [name, value] : quantities.items()) {
@@ -202,13 +224,25 @@ void add_measurement_file(MeasurementStore& store, const std::string& stem, cons
   store.records[stem] = std::move(*r);
 }
 
+std::vector<std::string> gpu_folders(const fs::path& root, const fs::path& folder) {
+  std::vector<std::string> gpus;
+  std::error_code ec;
+  const fs::path actual = folder.is_absolute() ? folder : root / folder;
+  for (const auto& entry : fs::directory_iterator(actual, ec))
+    if (entry.is_directory() && holds_records(entry.path()))
+      gpus.push_back(entry.path().filename().string());
+  std::sort(gpus.begin(), gpus.end());
+  return gpus;
+}
+
 const Record* MeasurementStore::record(const std::string& chapter_id) const {
   auto it = records.find(chapter_id);
   return it == records.end() ? nullptr : &it->second;
 }
 
 MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
-                                   const std::string& gpu_slug, Diagnostics& diagnostics) {
+                                   const std::string& gpu_slug, Diagnostics& diagnostics,
+                                   const std::string& reference) {
   MeasurementStore store;
   std::error_code ec;
   const fs::path actual = folder.is_absolute() ? folder : root / folder;
@@ -220,22 +254,30 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
       diagnostics.error(folder.string(), 0, "has no folder for the GPU '" + gpu_slug + "'");
       return store;
     }
-  } else if (!holds_records(actual)) {
-    std::vector<fs::path> gpus;
-    for (const auto& entry : fs::directory_iterator(actual, ec))
-      if (entry.is_directory() && holds_records(entry.path()))
-        gpus.push_back(folder / entry.path().filename());
-    std::sort(gpus.begin(), gpus.end());
-    if (gpus.empty()) return store;
-    if (gpus.size() > 1) {
-      std::string names;
-      for (const auto& g : gpus) names += " " + g.filename().string();
+  } else if (std::vector<std::string> gpus = gpu_folders(root, folder); !gpus.empty()) {
+    // Records beside GPU folders: measure.py wrote for a GPU whose name has no letter or digit.
+    // Taking the top folder as one GPU's would hide every GPU folder's records.
+    if (holds_records(actual)) {
       diagnostics.error(folder.string(), 0,
-                        "holds the records of several GPUs (" + names.substr(1) +
-                            "): choose one with --gpu SLUG");
+                        "holds records of its own beside the GPU folders (" + gpus.front() +
+                            ", ...): move each *.json there into the folder of the GPU that "
+                            "measured it, or remove it");
       return store;
     }
-    chosen = gpus.front();
+    bool has_reference = std::find(gpus.begin(), gpus.end(), reference) != gpus.end();
+    if (gpus.size() > 1 && !has_reference) {
+      std::string names;
+      for (const auto& g : gpus) names += " " + g;
+      diagnostics.error(folder.string(), 0,
+                        "holds the records of several GPUs (" + names.substr(1) +
+                            ") and none is the reference GPU" +
+                            (reference.empty() ? "" : " '" + reference + "'") +
+                            ": choose one with --gpu SLUG (make book GPU=SLUG)");
+      return store;
+    }
+    chosen = folder / (gpus.size() > 1 ? reference : gpus.front());
+  } else if (!holds_records(actual)) {
+    return store;
   }
   store.folder = chosen.lexically_normal().string();
   store.slug = chosen.lexically_normal().filename().string();
@@ -258,6 +300,18 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
     text << in.rdbuf();
     add_measurement_file(store, path.stem().string(), text.str(), shown, diagnostics);
   }
+  // One folder, one GPU: a record another GPU made would put its numbers beside this GPU's
+  // ceilings, under this GPU's name.
+  if (store.machine && !store.machine->gpu.empty())
+    for (const auto& [id, record] : store.records)
+      if (!record.gpu.empty() && record.gpu != store.machine->gpu)
+        diagnostics.error(record.file, 0,
+                          "was measured on " + record.gpu + ", but " + store.machine->file +
+                              " on " + store.machine->gpu +
+                              ": a GPU's folder holds that GPU's records only; move the record "
+                              "into its GPU's folder, or measure it again here (make measure "
+                              "CHAPTER=" +
+                              id + ")");
   return store;
 }
 

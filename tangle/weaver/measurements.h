@@ -23,12 +23,21 @@ struct Quantity {
   Unit unit;
 };
 
+// A result that produced no numbers on this GPU: {"status": "skipped" or "failed", "reason": ...}
+// in place of its quantities (book/CONVENTIONS.md, "Skipped and failed results").
+struct NotRun {
+  std::string status;  // "skipped" or "failed"
+  std::string reason;  // "needs 26.0 GiB, 23.6 GiB free", or the error's message
+};
+
 struct Record {
   std::string file;  // as shown in messages: book/measurements/h200/3.1.json
   std::string chapter, title, src, gpu, date, sources_sha256;
   std::vector<std::string> sources;
   nlohmann::json context = nlohmann::json::object();
   std::map<std::string, std::map<std::string, Quantity>> results;  // key -> quantity -> values
+  std::map<std::string, NotRun> not_run;  // key -> why it has no numbers on this GPU
+  int tests_failed = 0;                   // "tests": {"failed": N}: its kernels' tests that failed
   bool stale = false;  // its chapter's code changed since (set by weave_book, not by the loader)
 };
 
@@ -55,12 +64,18 @@ struct MeasurementStore {
 };
 
 // `folder` is either one GPU's folder of records or the folder of all GPUs' folders, in which
-// case `gpu_slug` picks one (or the only one there). A folder that does not exist, or holds no
-// records, gives an empty store: every chapter is then "not yet measured".
+// case `gpu_slug` picks one; without it, the only one there, else the `reference` GPU's (several
+// GPUs' folders are an error only when neither names one of them). A folder that does not exist,
+// or holds no records, gives an empty store: every chapter is then "not yet measured".
 // A relative `folder` is found under `root` and named in messages as written.
 MeasurementStore load_measurements(const std::filesystem::path& root,
                                    const std::filesystem::path& folder, const std::string& gpu_slug,
-                                   Diagnostics& diagnostics);
+                                   Diagnostics& diagnostics, const std::string& reference = "");
+
+// The slugs of the GPU folders (those holding records) in the folder of all GPUs, sorted; empty
+// when `folder` is itself one GPU's folder or does not exist.
+std::vector<std::string> gpu_folders(const std::filesystem::path& root,
+                                     const std::filesystem::path& folder);
 
 // Adds one file of a GPU's folder, given its text: machine.json (stem "machine") or the record
 // <stem>.json; a file with any error is refused whole (named in store.unreadable). The loader

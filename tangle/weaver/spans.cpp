@@ -74,6 +74,13 @@ size_t closing_bracket(const std::string& s, size_t open) {
   return std::string::npos;
 }
 
+// A record's words inside a bracketed span: its brackets escaped, so the span ends where it should.
+std::string escape_brackets(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '[' || c == ']' ? std::string("\\") + c : std::string(1, c);
+  return out;
+}
+
 }  // namespace
 
 std::string attribute_text(std::string text) {
@@ -84,6 +91,9 @@ std::string attribute_text(std::string text) {
 
 std::string value_span(const Value& value, const std::string& title, const std::string& fmt,
                        int digits, std::string& error) {
+  if (value.state == Value::State::unmeasured && value.not_run)
+    return "[" + escape_brackets(value.message) + "]{.unmeasured .not-run title=\"" +
+           attribute_text(title) + "\"}";
   if (value.state == Value::State::unmeasured)
     return "[not yet measured]{.unmeasured title=\"" +
            attribute_text(title + ": " + value.message) + "\"}";
@@ -91,6 +101,22 @@ std::string value_span(const Value& value, const std::string& title, const std::
   if (!text) return "";
   return "[" + *text + "]{.measured title=\"" + attribute_text(title) + "\"}";
 }
+
+namespace {
+
+// " (NVIDIA H200: [1.2 ms]{.measured ...})": the reference GPU's value beside one this GPU did not
+// give; nothing when there is no reference or it has no value either.
+std::string reference_beside(const Expr& expr, const std::string& title, const Attributes& a,
+                             const InlineContext& context) {
+  if (!context.reference) return "";
+  Value v = context.reference->evaluate(expr).result;
+  if (v.state != Value::State::known) return "";
+  std::string error;
+  std::string span = value_span(v, title + ", on " + context.reference_gpu, a.fmt, a.digits, error);
+  return span.empty() ? "" : " (" + context.reference_gpu + ": " + span + ")";
+}
+
+}  // namespace
 
 std::string weave_inline(const std::string& line, int first_line, InlineContext& context) {
   std::string out;
@@ -164,8 +190,12 @@ std::string weave_inline(const std::string& line, int first_line, InlineContext&
                 problem = e.result.message;
               else
                 span = value_span(e.result, title, a.fmt, a.digits, problem);
-              if (e.result.state == Value::State::unmeasured)
+              if (e.result.state == Value::State::unmeasured && e.result.not_run) {
+                context.not_run_lines.push_back(line_at(i));
+                span += reference_beside(**expr, title, a, context);
+              } else if (e.result.state == Value::State::unmeasured) {
                 context.unmeasured_lines.push_back(line_at(i));
+              }
             }
           }
           if (!problem.empty()) error("[" + text + "]{.m}: " + problem);

@@ -23,10 +23,16 @@ struct InlineContext {
   // (having reported why).
   std::function<std::string(const std::string& id, int line)> figure;
   std::vector<int> unmeasured_lines;  // lines where a value is not yet measured
+  std::vector<int> not_run_lines;     // lines where a value was skipped or failed on this GPU
+  // The reference GPU's records, when this book is woven for another GPU: a value this GPU did
+  // not give is shown with the reference's beside it.
+  const Scope* reference = nullptr;
+  std::string reference_gpu;  // "NVIDIA H200"
 };
 
 // The rendered span of a value: [1.23 ms]{.measured title="..."}, [not yet measured]{.unmeasured},
-// or empty with `error` set (a bad fmt for this unit).
+// [skipped on this GPU: needs 26.0 GiB, 23.6 GiB free]{.unmeasured .not-run}, or empty with `error`
+// set (a bad fmt for this unit).
 std::string value_span(const Value& value, const std::string& title, const std::string& fmt,
                        int digits, std::string& error);
 

@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "chapter_pass.h"
+#include "gpus_page.h"
 #include "output.h"
 #include "reports.h"
 #include "roofline_figure.h"
@@ -98,7 +99,8 @@ void mark_stale_records(MeasurementStore& store, const BookContext& book) {
 std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
                                                              Diagnostics& diagnostics) {
   std::vector<Chapter> chapters = read_chapters(o, diagnostics);
-  MeasurementStore store = load_measurements(o.root, o.measurements, o.gpu, diagnostics);
+  MeasurementStore store =
+      load_measurements(o.root, o.measurements, o.gpu, diagnostics, o.reference);
   SymbolTable symbols =
       SymbolTable::read(under(o.root, o.symbols), o.symbols.string(), diagnostics);
   Manifest manifest = Manifest::read(o.root);
@@ -122,6 +124,27 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
                             o.book.string() +
                             " has that id: remove the record or fix the chapter's id");
   mark_stale_records(store, book);
+  // The other GPUs' folders: the reference's beside this GPU's, every one on the GPUs page. Their
+  // records are read, not judged: a fault in one leaves that GPU out, with a warning.
+  std::map<std::string, MeasurementStore> others;
+  const std::vector<std::string> folders = o.gpu.empty() || !store.folder.empty()
+                                               ? gpu_folders(o.root, o.measurements)
+                                               : std::vector<std::string>{};
+  for (const std::string& slug : folders) {
+    if (slug == store.slug) continue;
+    Diagnostics theirs;
+    MeasurementStore other = load_measurements(o.root, o.measurements, slug, theirs);
+    if (theirs.has_errors()) {
+      diagnostics.warning(o.measurements.string() + "/" + slug, 0,
+                          "has records the weaver cannot read (" + theirs.errors().front().message +
+                              "): this GPU is left out of the comparison");
+      continue;
+    }
+    mark_stale_records(other, book);
+    others.emplace(slug, std::move(other));
+  }
+  book.woven_is_reference = o.reference.empty() || store.slug.empty() || store.slug == o.reference;
+  if (auto it = others.find(o.reference); it != others.end()) book.reference = &it->second;
   std::error_code ec;
   if (o.measurements_named && !fs::is_directory(under(o.root, o.measurements), ec))
     diagnostics.error(o.measurements.string(), 0,
@@ -165,7 +188,26 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
     files[w.chapter->basename + ".md"] = w.output.figures.empty()
                                              ? w.output.markdown
                                              : annotate_figures(w.output.markdown, placed, roofs);
-  files["book.json"] = book_json(woven, store, book).dump(2) + "\n";
+  nlohmann::json book_index = book_json(woven, store, book);
+  if (!others.empty()) {  // several GPUs: the page that sets them side by side
+    std::vector<GpuColumn> columns = {{store.slug, &store}};
+    for (const auto& [slug, other] : others) columns.push_back({slug, &other});
+    std::vector<const Chapter*> in_order;
+    for (const auto& w : woven) in_order.push_back(w.chapter);
+    files[std::string(kGpusPageBasename) + ".md"] =
+        gpus_page(in_order, columns, store.slug, o.reference, book);
+    book_index["chapters"].push_back({{"id", kGpusPageId},
+                                      {"title", kGpusPageTitle},
+                                      {"basename", kGpusPageBasename},
+                                      {"src", ""},
+                                      {"source", nullptr},
+                                      {"woven", std::string(kGpusPageBasename) + ".md"},
+                                      {"stale", false},
+                                      {"measured", nullptr},
+                                      {"gpu", nullptr},
+                                      {"figures", nlohmann::json::array()}});
+  }
+  files["book.json"] = book_index.dump(2) + "\n";
   files["claims.json"] = claims_json(woven).dump(2) + "\n";
   files["claims.md"] = claims_markdown(woven, store);
   files["symbols.json"] = symbols_json(woven, book).dump(2) + "\n";
@@ -177,7 +219,13 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
 int run(const Options& options, Diagnostics& diagnostics) {
   auto files = weave_book(options, diagnostics);
   if (!files) return 2;
-  return write_outputs(under(options.root, options.out), *files, diagnostics) ? 0 : 2;
+  if (!write_outputs(under(options.root, options.out), *files, diagnostics)) return 2;
+  // A GPUs page of an earlier weave with several GPUs' folders is no part of this book: removed,
+  // so the folder holds this weave's files only.
+  const std::string page = std::string(kGpusPageBasename) + ".md";
+  std::error_code ignored;
+  if (!files->count(page)) fs::remove(under(options.root, options.out) / page, ignored);
+  return 0;
 }
 
 }  // namespace weave

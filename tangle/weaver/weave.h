@@ -21,7 +21,10 @@ struct Options {
       "book/measurements";  // one GPU's folder, or the folder of GPUs
   std::filesystem::path symbols = "book/symbols.json";
   std::filesystem::path out = "build/book/woven";
-  std::string gpu;            // the GPU's slug, when the folder holds several
+  std::string gpu;  // the GPU's slug, when the folder holds several
+  // The book's reference GPU (book/reference-gpu, through the Makefile): woven when the folder
+  // holds several and --gpu names none; shown beside any other GPU that is woven.
+  std::string reference;
   bool strict = false;        // stale chapters, broken claims and unmeasured values are errors
   bool measured_now = false;  // the records were written by this very build
   bool measurements_named = false;  // --measurements was given: the folder must then exist

@@ -1,0 +1,238 @@
+// Several GPUs' folders of records: the reference GPU woven by default, --gpu still choosing,
+// another GPU's box and claims beside the reference's, the GPUs page, and results that a GPU
+// skipped or failed (book/CONVENTIONS.md, "Skipped and failed results").
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "fixture.h"
+
+namespace weave {
+namespace {
+
+using testing::FixtureBook;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+const std::string kFolder = "book/measurements/";
+
+// A copy of the fixture's GPU (testgpu) under another slug and name; `edit` changes its record 1.
+void copy_gpu(const FixtureBook& book, const std::string& slug, const std::string& name,
+              const std::function<void(nlohmann::json&)>& edit) {
+  for (const char* file : {"machine.json", "1.json"}) {
+    nlohmann::json j = nlohmann::json::parse(book.read(kFolder + "testgpu/" + file));
+    j["gpu"] = name;
+    j["context"]["gpu"] = name;
+    if (std::string(file) == "1.json") edit(j);
+    book.write(kFolder + slug + "/" + file, j.dump(2));
+  }
+}
+
+// testgpu (the fixture's, the reference here), othergpu (v2_fast slower: the first claim breaks),
+// thirdgpu (v1_naive skipped, v2_fast failed, two tests failed).
+void three_gpus(const FixtureBook& book) {
+  copy_gpu(book, "othergpu", "Other GPU", [](nlohmann::json& j) {
+    j["results"]["alpha/v2_fast@1048576"]["time"] = {
+        {"median", 6.0e-4}, {"min", 5.9e-4}, {"max", 6.1e-4}, {"n", 10}, {"unit", "s"}};
+  });
+  copy_gpu(book, "thirdgpu", "Third GPU", [](nlohmann::json& j) {
+    j["results"]["alpha/v1_naive@1048576"] = {{"status", "skipped"},
+                                              {"reason", "needs 26.0 GiB, 23.6 GiB free"}};
+    j["results"]["alpha/v2_fast@1048576"] = {{"status", "failed"},
+                                             {"reason", "CUDA error: out of memory"}};
+    j["tests"]["failed"] = 2;
+  });
+}
+
+auto woven_for(const std::string& gpu, const std::string& reference = "testgpu") {
+  return [=](Options& o) {
+    o.gpu = gpu;
+    o.reference = reference;
+  };
+}
+
+TEST(Gpus, ASingleGpuTreeIsUnchangedByAReference) {
+  FixtureBook book;
+  ASSERT_EQ(book.weave().status, 0);
+  auto before = book.outputs();
+  auto run = book.weave_with(woven_for(""));
+  ASSERT_EQ(run.status, 0) << run.printed;
+  EXPECT_EQ(book.outputs(), before);  // no gpus.md, and every file byte for byte the same
+  EXPECT_FALSE(before.count("gpus.md"));
+}
+
+TEST(Gpus, TwoFoldersWeaveTheReferenceAsBefore) {
+  FixtureBook book;
+  ASSERT_EQ(book.weave().status, 0);
+  auto before = book.outputs();
+  copy_gpu(book, "othergpu", "Other GPU", [](nlohmann::json&) {});
+  auto run = book.weave_with(woven_for(""));
+  ASSERT_EQ(run.status, 0) << run.printed;  // several folders: not an error with a reference
+  auto after = book.outputs();
+  for (const char* name : {"1-alpha.md", "2-beta.md", "B-symbols.md", "claims.json"})
+    EXPECT_EQ(after[name], before[name]) << name;
+  ASSERT_TRUE(after.count("gpus.md"));
+  book.remove(kFolder + "othergpu/machine.json");  // one GPU again: its page goes
+  book.remove(kFolder + "othergpu/1.json");
+  ASSERT_EQ(book.weave_with(woven_for("")).status, 0);
+  EXPECT_EQ(book.outputs(), before);
+  auto chapters = nlohmann::json::parse(after["book.json"])["chapters"];
+  EXPECT_EQ(chapters.back()["id"], "GPUs");
+  EXPECT_EQ(chapters.back()["basename"], "gpus");
+  EXPECT_EQ(nlohmann::json::parse(after["book.json"])["gpu_slug"], "testgpu");
+}
+
+TEST(Gpus, SeveralFoldersWithoutAReferenceStillNeedGpu) {
+  FixtureBook book;
+  copy_gpu(book, "othergpu", "Other GPU", [](nlohmann::json&) {});
+  auto run = book.weave_with(woven_for("", "nosuchgpu"));
+  EXPECT_EQ(run.status, 2);
+  EXPECT_TRUE(contains(run.printed, "none is the reference GPU 'nosuchgpu'")) << run.printed;
+  EXPECT_TRUE(contains(run.printed, "--gpu SLUG")) << run.printed;
+  // --gpu still works, with or without a reference
+  auto chosen = book.weave_with(woven_for("othergpu", ""));
+  ASSERT_EQ(chosen.status, 0) << chosen.printed;
+  std::string alpha = book.outputs()["1-alpha.md"];
+  EXPECT_TRUE(contains(alpha, "**This generation:** Other GPU")) << alpha;
+  EXPECT_FALSE(contains(alpha, ".beside"));  // no reference named: nothing beside it
+}
+
+TEST(Gpus, AnotherGpusBoxStandsBesideTheReference) {
+  FixtureBook book;
+  three_gpus(book);
+  auto run = book.weave_with(woven_for("othergpu"));
+  ASSERT_EQ(run.status, 0) << run.printed;
+  std::string alpha = book.outputs()["1-alpha.md"];
+  for (const char* part :
+       {"::: {.hwbox .beside}", "**This generation:** Other GPU, measured [2026-11-29]",
+        "**Beside it, the reference GPU:** Test GPU, measured [2026-11-29]",
+        "| symbol | meaning | Other GPU (yours), 2026-11-29 | Test GPU (reference), 2026-11-29 |",
+        "| result | measured on | time | bandwidth | FLOP rate |",
+        "| `alpha/v2_fast@1048576` | yours | [600 µs]", "|  | reference | [400 µs]",
+        "Yours: CUDA runtime 13.0", "The reference: CUDA runtime 13.0"})
+    EXPECT_TRUE(contains(alpha, part)) << part << "\n" << alpha;
+}
+
+TEST(Gpus, EachClaimSaysWhereItStandsOnBoth) {
+  FixtureBook book;
+  three_gpus(book);
+  ASSERT_EQ(book.weave_with(woven_for("othergpu")).status, 0);
+  std::string alpha = book.outputs()["1-alpha.md"];
+  // 0.6 ms is not below half of 1 ms here; 0.4 ms is on the reference
+  EXPECT_TRUE(contains(alpha,
+                       "**Broken on yours, Other GPU:** `alpha/v2_fast@1048576 : time` = 600 µs "
+                       "not < `0.5 * alpha/v1_naive@1048576 : time` = 500 µs. This sentence needs "
+                       "revisiting. On the reference GPU, Test GPU: held (`alpha/v2_fast@1048576 "
+                       ": time` = 400 µs < `0.5 * alpha/v1_naive@1048576 : time` = 500 µs)."))
+      << alpha;
+  EXPECT_TRUE(contains(alpha, "On the reference GPU, Test GPU: broken too ("));
+  auto claims = nlohmann::json::parse(book.outputs()["claims.json"])["claims"];
+  EXPECT_EQ(claims[0]["status"], "broken");
+  EXPECT_EQ(claims[0]["reference_status"], "holds");
+}
+
+TEST(Gpus, SkippedAndFailedResultsSayWhyBesideTheReference) {
+  FixtureBook book;
+  three_gpus(book);
+  auto run = book.weave_with(woven_for("thirdgpu"));
+  ASSERT_EQ(run.status, 0) << run.printed;
+  std::string alpha = book.outputs()["1-alpha.md"];
+  for (const char* part :
+       {"[skipped on this GPU: needs 26.0 GiB, 23.6 GiB free]{.unmeasured .not-run",
+        "(Test GPU: [1.00 ms]{.measured", "[failed on this GPU: CUDA error: out of memory]",
+        "::: {.claim .claim-unmeasured .claim-not-checked",
+        "Not checked on yours, Third GPU: failed on this GPU: CUDA error: out of memory. On the "
+        "reference GPU, Test GPU: held (",
+        "**2 GPU test(s) failed** in the run that measured these numbers"})
+    EXPECT_TRUE(contains(alpha, part)) << part << "\n" << alpha;
+  EXPECT_TRUE(contains(run.printed, "rest on results skipped or failed on this GPU"));
+  auto claims = nlohmann::json::parse(book.outputs()["claims.json"]);
+  EXPECT_EQ(claims["claims"][0]["status"], "not checked on this GPU");
+  EXPECT_EQ(claims["summary"]["not checked on this GPU"], 2);
+}
+
+TEST(Gpus, StrictFailsOnSkippedResultsOnlyOnTheReference) {
+  FixtureBook book;
+  three_gpus(book);
+  auto skipped_errors = [](const FixtureBook::Run& run) {
+    int n = 0;
+    for (const auto& e : run.diagnostics.errors()) n += contains(e.message, "skipped or failed");
+    return n;
+  };
+  auto other = book.weave_with([](Options& o) {
+    woven_for("thirdgpu")(o);
+    o.strict = true;
+  });
+  EXPECT_EQ(skipped_errors(other), 0) << other.printed;  // a reader's GPU: a warning
+  auto reference = book.weave_with([](Options& o) {
+    woven_for("thirdgpu", "thirdgpu")(o);
+    o.strict = true;
+  });
+  EXPECT_EQ(reference.status, 2);
+  EXPECT_EQ(skipped_errors(reference), 1) << reference.printed;  // the book's own numbers
+}
+
+TEST(Gpus, ThePageSetsEveryGpuSideBySide) {
+  FixtureBook book;
+  three_gpus(book);
+  ASSERT_EQ(book.weave_with(woven_for("othergpu")).status, 0);
+  std::string page = book.outputs()["gpus.md"];
+  for (const char* part :
+       {"id: \"GPUs\"", "title: \"side by side\"", "# side by side", "woven for **othergpu**",
+        "| Test GPU (reference) | `testgpu` | 2026-11-29 | — | 132 | 4.00 TB/s |",
+        "| *measured; SM clock, start / end* | 2026-11-29; 1980 / 1965 MHz (max 1980) |",
+        "| Other GPU (this book) | `othergpu` |", "| Third GPU | `thirdgpu` |",
+        "### 1 Alpha\n\n[Chapter 1](1-alpha.html)'s kernels",
+        "| result | Test GPU | Other GPU | Third GPU |",
+        "| `alpha/v2_fast@1048576` | 400 µs | 600 µs, 0.667× ref | *failed on this GPU: CUDA "
+        "error: out of memory* |",
+        "*skipped on this GPU: needs 26.0 GiB, 23.6 GiB free*"})
+    EXPECT_TRUE(contains(page, part)) << part << "\n" << page;
+  EXPECT_FALSE(contains(page, "### 2 Beta"));  // measured on no GPU: no table
+}
+
+TEST(Gpus, AFaultyOtherFolderIsLeftOutWithAWarning) {
+  FixtureBook book;
+  three_gpus(book);
+  book.write(kFolder + "thirdgpu/1.json", "{ not json");
+  auto run = book.weave_with(woven_for("othergpu"));
+  ASSERT_EQ(run.status, 0) << run.printed;
+  EXPECT_TRUE(contains(run.printed, "book/measurements/thirdgpu: warning:")) << run.printed;
+  EXPECT_FALSE(contains(book.outputs()["gpus.md"], "Third GPU"));
+}
+
+TEST(Gpus, ABadStatusIsAnErrorNamingTheRecord) {
+  FixtureBook book;
+  copy_gpu(book, "othergpu", "Other GPU", [](nlohmann::json& j) {
+    j["results"]["alpha/v1_naive@1048576"] = {{"status", "maybe"}};
+  });
+  auto run = book.weave_with(woven_for("othergpu"));
+  EXPECT_EQ(run.status, 2);
+  EXPECT_TRUE(contains(run.printed,
+                       "book/measurements/othergpu/1.json: error: result "
+                       "'alpha/v1_naive@1048576': a result without numbers is"))
+      << run.printed;
+}
+
+TEST(Gpus, RecordsBesideGpuFoldersAreAnError) {
+  FixtureBook book;
+  book.write(kFolder + "1.json", book.read(kFolder + "testgpu/1.json"));
+  auto run = book.weave();
+  EXPECT_EQ(run.status, 2);
+  EXPECT_TRUE(contains(run.printed, "holds records of its own beside the GPU folders (testgpu"))
+      << run.printed;
+}
+
+TEST(Gpus, ARecordOfAnotherGpuIsAnError) {
+  FixtureBook book;
+  book.replace(kFolder + "testgpu/1.json", "\"gpu\": \"Test GPU\"", "\"gpu\": \"NVIDIA A100\"");
+  auto run = book.weave();
+  EXPECT_EQ(run.status, 2);
+  EXPECT_TRUE(contains(run.printed, "testgpu/1.json: error: was measured on NVIDIA A100, but"))
+      << run.printed;
+}
+
+}  // namespace
+}  // namespace weave
