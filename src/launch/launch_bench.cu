@@ -220,7 +220,7 @@ void bm_timeline(benchmark::State& state, bool from_graph) {
 void shapes(benchmark::internal::Benchmark* b) { b->Args({kLayers, 1})->Args({kLayers, 8}); }
 // The harness's settings with a shorter minimum time per repetition: a step is at most a few
 // milliseconds, so 20 ms still holds ten steps or more, and the whole run stays near ten seconds.
-void quick(benchmark::internal::Benchmark* b) { bench::gpu_benchmark(b); b->MinTime(0.02); }
+void quick(benchmark::internal::Benchmark* b) { bench::fixed_count_benchmark(b); b->MinTime(0.02); }
 
 BENCHMARK_CAPTURE(bm_step, v1, v1_stream)->Name("launch/v1_stream")->Apply(shapes)->Apply(quick);
 BENCHMARK_CAPTURE(bm_step, v2, v2_graph)->Name("launch/v2_graph")->Apply(shapes)->Apply(quick);
