@@ -455,7 +455,7 @@ void bm_spread(benchmark::State& state) {
     bench::Stream stream;
     const double seconds = bench::time_gpu(state, stream, [&](cudaStream_t s) {
       reduce_v5(in.data.data(), n, out.data(), partials.data(), partials.size(), s);
-    }, bench::Flush::no);
+    }, bench::Flush::no, bench::Samples::one_per_iteration);
     if (seconds > 0) {
       state.counters["predicted_error"] = model::resolution_error(model::kEventResolution, seconds);
     }
@@ -466,7 +466,8 @@ void bm_spread(benchmark::State& state) {
 BENCHMARK(bm_spread)->Name("profile/spread_one_sample")->Arg(kShort)->UseManualTime()
     ->Unit(benchmark::kMicrosecond)->Iterations(1)->Repetitions(kSpreadSamples)
     ->DisplayAggregatesOnly(true);
-BENCHMARK(bm_spread)->Name("profile/spread_many")->Arg(kShort)->Apply(bench::gpu_benchmark);
+BENCHMARK(bm_spread)->Name("profile/spread_many")->Arg(kShort)
+    ->Apply(bench::fixed_count_benchmark);
 #line 829 "chapters/4.2-profile.md"
 
 }  // namespace
