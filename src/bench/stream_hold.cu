@@ -45,8 +45,8 @@ StreamHold::~StreamHold() {
 void StreamHold::hold(cudaStream_t stream) {
   host_[0] = 0;
   host_[1] = 0;
-  hold_until_released<<<1, 1, 0, stream>>>(device_,
-                                           static_cast<unsigned long long>(kHoldTimeoutSeconds * 1e9));
+  const auto timeout_ns = static_cast<unsigned long long>(kHoldTimeoutSeconds * 1e9);
+  hold_until_released<<<1, 1, 0, stream>>>(device_, timeout_ns);
   CUDA_CHECK_LAUNCH();
 }
 
