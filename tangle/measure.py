@@ -203,6 +203,12 @@ DIMENSIONLESS = {
     'atomics_per_second', 'degree', 'instructions_per_second', 'issue_active',
     'model_atomic_wavefronts', 'model_pipe_wavefronts', 'model_requests', 'model_sectors',
     'model_wavefronts', 'model_wavefronts_lanes', 'predicted_binding', 'predicted_error',
+    # Appendix A's harness: its sampling, the clock's window and NVML's state (bit masks, flags,
+    # and plain numbers whose unit their name gives: watts, degrees Celsius).
+    'samples', 'converged', 'throttled_samples', 'held', 'clock_in_window', 'nvml',
+    'clock_events_start', 'clock_events_end', 'power_capped', 'thermal_slowdown',
+    'hardware_slowdown', 'power_start_watts', 'power_end_watts', 'temperature_start_celsius',
+    'temperature_end_celsius',
 }
 DIMENSIONLESS_PREFIXES = ('stall_', 'limited_by_', 'sol_', 'pipe_')
 TIMELINE = re.compile(r'k\d+_(start|end)')  # a kernel's start and end on a timeline
@@ -279,11 +285,58 @@ def finite(value, benchmark, counter, source):
     return value
 
 
+# A run whose harness took its own samples (bench::time_gpu under bench::gpu_benchmark: appendix A)
+# carries the counter SAMPLED_COUNT; its real_time is their median, and a counter X with the
+# companions X__min and X__max has those extremes. The companions are statistics, not quantities.
+SAMPLED_COUNT = 'samples'
+COMPANION = re.compile(r'(.+)__(min|max)')
+
+
+def sampled_quantities(run, name, source):
+    """{quantity: {median, min, max, n}} (no unit yet) of one run that took its own samples."""
+    n = run[SAMPLED_COUNT]
+    if isinstance(n, bool) or not isinstance(n, (int, float)) or n < 1 or n != int(n):
+        raise MeasureError(f'{source}: benchmark {name}: the counter {SAMPLED_COUNT} is {n!r}, '
+                           'not a count of samples; fix bench::time_gpu (appendix A)')
+    counters = {field: finite(float(value), name, field, source) for field, value in run.items()
+                if field not in RUN_FIELDS and not isinstance(value, bool)
+                and isinstance(value, (int, float))}
+    counters['time'] = finite(run['real_time'], name, 'real_time', source) * TIME_UNITS[run['time_unit']]
+    counters['time__min'] = counters.get('time__min', counters['time'])
+    counters['time__max'] = counters.get('time__max', counters['time'])
+    quantities = {}
+    for field, value in counters.items():
+        if COMPANION.fullmatch(field):
+            continue
+        low = counters.get(field + '__min', value)
+        high = counters.get(field + '__max', value)
+        slack = 1e-9 * abs(value)  # the median came through another unit (real_time in us)
+        low = value if value < low <= value + slack else low
+        high = value if value - slack <= high < value else high
+        if not low <= value <= high:
+            raise MeasureError(f'{source}: benchmark {name}: {field} is {value}, outside its '
+                               f'{field}__min {low} and {field}__max {high}; fix bench::time_gpu')
+        quantities[field] = {'median': value, 'min': low, 'max': high, 'n': int(n)}
+    return quantities
+
+
+def pool_sampled(runs):
+    """One statistic from several sampled runs of one key (a Repetitions(k) beside
+    gpu_benchmark): the median of their medians, the extremes of their extremes, the summed count."""
+    if len(runs) == 1:
+        return runs[0]
+    return {
+        'median': statistics.median(r['median'] for r in runs), 'min': min(r['min'] for r in runs),
+        'max': max(r['max'] for r in runs), 'n': sum(r['n'] for r in runs),
+    }
+
+
 def parse_benchmark_json(data, source):
     """(results, clock samples in run order) from Google Benchmark's JSON output."""
     if not isinstance(data, dict) or not isinstance(data.get('benchmarks'), list):
         raise MeasureError(f'{source}: not Google Benchmark JSON (no "benchmarks" list)')
     samples = {}
+    sampled = {}
     owners = {}
     clocks = []
     not_measured = {}  # key -> outcome: a run that reported an error (tangle/outcomes.py)
@@ -305,6 +358,12 @@ def parse_benchmark_json(data, source):
         unit = run.get('time_unit', 'ns')
         if unit not in TIME_UNITS or 'real_time' not in run:
             raise MeasureError(f'{source}: benchmark {name} has no usable real_time/time_unit')
+        if 'sm_clock_mhz' in run:
+            clocks.append(float(run['sm_clock_mhz']))
+        if SAMPLED_COUNT in run:
+            for field, statistic in sampled_quantities(run, name, source).items():
+                sampled.setdefault(key, {}).setdefault(field, []).append(statistic)
+            continue
         quantities = samples.setdefault(key, {})
         quantities.setdefault('time', []).append(finite(run['real_time'], name, 'real_time', source)
                                                  * TIME_UNITS[unit])
@@ -312,12 +371,18 @@ def parse_benchmark_json(data, source):
             if field in RUN_FIELDS or isinstance(value, bool) or not isinstance(value, (int, float)):
                 continue
             quantities.setdefault(field, []).append(finite(float(value), name, field, source))
-        if 'sm_clock_mhz' in run:
-            clocks.append(float(run['sm_clock_mhz']))
+    both = sorted(set(samples) & set(sampled))
+    if both:
+        raise MeasureError(f'{source}: result {both[0]} has runs that took their own samples and '
+                           'runs that did not; register it with one of bench::gpu_benchmark and '
+                           'bench::fixed_count_benchmark (appendix A)')
     results = {
         key: {q: summarize(v, quantity_unit(q, key, source)) for q, v in quantities.items()}
         for key, quantities in samples.items()
     }
+    for key, quantities in sampled.items():
+        results[key] = {q: dict(pool_sampled(runs), unit=quantity_unit(q, key, source))
+                        for q, runs in quantities.items()}
     results.update(not_measured)  # one repetition's error outweighs the others' times
     return results, clocks
 

@@ -178,8 +178,9 @@ def ncu_command(ncu, binary, metrics, keys, benchmark_out=None):
     return command
 
 
-def run_profiled(command, what, timeout=900):
-    """Runs a command with BENCH_PROFILE=1; its standard output. Errors quote ncu's own."""
+def run_profiled(command, what, timeout=900, stderr_lines=None):
+    """Runs a command with BENCH_PROFILE=1; its standard output (and ncu's '==' lines). Errors
+    quote ncu's own. stderr_lines, a list, receives every line of standard error."""
     environment = dict(os.environ, BENCH_PROFILE='1')
     try:
         done = subprocess.run(command, capture_output=True, text=True, errors='replace', env=environment,
@@ -191,6 +192,8 @@ def run_profiled(command, what, timeout=900):
     if done.returncode != 0:
         said = [line for line in (done.stdout + done.stderr).split('\n') if line.strip()][-8:]
         raise NcuError(f'{what}: ncu exited with status {done.returncode}: ' + ' | '.join(said))
+    if stderr_lines is not None:
+        stderr_lines.extend(done.stderr.split('\n'))
     return done.stdout + '\n' + '\n'.join(line for line in done.stderr.split('\n') if line.startswith('=='))
 
 
@@ -310,14 +313,14 @@ MARKER = 'bench_profile_marker'
 def split_at_markers(kernels, source):
     """The kernels of each profiled iteration, in order: a list per marker, markers left out. Output
     with no marker at all (a harness before the marker) is one iteration."""
-    if not any(k['name'].startswith(MARKER) for k in kernels):
+    if not any(MARKER in k['name'] for k in kernels):
         return [kernels] if kernels else []
-    if not kernels[0]['name'].startswith(MARKER):
+    if MARKER not in kernels[0]['name']:
         raise NcuError(f'{source}: kernel {kernels[0]["id"]} ({kernels[0]["name"]}) was profiled before '
                        f'the first {MARKER}: something outside bench::time_gpu opened the profiler')
     iterations = []
     for kernel in kernels:
-        if kernel['name'].startswith(MARKER):
+        if MARKER in kernel['name']:
             iterations.append([])
         else:
             iterations[-1].append(kernel)
@@ -341,6 +344,26 @@ def run_order(keys, benchmark_json, source):
     if missing:
         raise NcuError(f'{source}: under ncu the binary ran no (successful) benchmark for '
                        f'{", ".join(missing)}; was it skipped or did it fail there?')
+    return order
+
+
+RANGE_LINE = re.compile(r'bench: profile range (\d+) is (\S+)')
+
+
+def ranges_named(stderr_lines, keys, source):
+    """The keys in range order from the harness's own account on standard error ("bench: profile
+    range <k> is <benchmark>"), or None where it printed none (a harness before it)."""
+    named = [(int(m.group(1)), m.group(2)) for m in map(RANGE_LINE.fullmatch, stderr_lines) if m]
+    if not named:
+        return None
+    patterns = {key: re.compile(benchmark_filter(key)) for key in keys}
+    order = []
+    for index, name in sorted(named):
+        matched = [key for key, pattern in patterns.items() if pattern.search(name)]
+        if len(matched) != 1:
+            raise NcuError(f'{source}: profile range {index} is {name}, which is not exactly one key '
+                           'of the profile: list')
+        order.append(matched[0])
     return order
 
 
@@ -379,11 +402,14 @@ def profile_chapter(root, binary, keys, results, where):
     print(f'measure: ncu, one process for {len(keys)} result(s)', flush=True)
     with tempfile.TemporaryDirectory(prefix='ncu-') as scratch:
         benchmark_out = Path(scratch) / 'profiled.json'
+        said = []
         output = run_profiled(ncu_command(ncu, binary, metrics, keys, benchmark_out), where,
-                              timeout=300 + 60 * len(keys))
+                              timeout=300 + 60 * len(keys), stderr_lines=said)
         source = f'ncu output for {binary}'
         iterations = split_at_markers(parse_metrics_csv(output, source), source)
-        order = keys if len(keys) == 1 else run_order(keys, read_benchmark_out(benchmark_out, where), where)
+        order = ranges_named([line.strip() for line in said], keys, where)
+        if order is None:
+            order = keys if len(keys) == 1 else run_order(keys, read_benchmark_out(benchmark_out, where), where)
     if len(iterations) != len(order):
         raise NcuError(f'{where}: ncu saw {len(iterations)} profiled iteration(s), the binary ran '
                        f'{len(order)} profiled benchmark(s) ({", ".join(order)}); they must pair one to one')

@@ -52,7 +52,7 @@ def parse_details(text, source):
                 rule['speedup_type'] = row.get('Estimated Speedup Type', '')
             kernel['rules'].append(rule)
     # the harness's marker opens every profiled iteration: a delimiter, not the benchmark's work
-    kernels = {k: v for k, v in kernels.items() if not v['name'].startswith(ncu.MARKER)}
+    kernels = {k: v for k, v in kernels.items() if ncu.MARKER not in v['name']}
     if not kernels:
         raise ncu.NcuError(f'{source}: ncu profiled no kernel: does the benchmark time with bench::time_gpu?')
     return list(kernels.values())

@@ -369,7 +369,7 @@ void bm_warm_call(benchmark::State& state) {
 BENCHMARK(bm_first_call)->Name("profile/first_call")->UseManualTime()
     ->Unit(benchmark::kMicrosecond)->Iterations(1)->Repetitions(bench::kRepetitions)
     ->DisplayAggregatesOnly(true);
-BENCHMARK(bm_warm_call)->Name("profile/warm_call")->Apply(bench::gpu_benchmark);
+BENCHMARK(bm_warm_call)->Name("profile/warm_call")->Apply(bench::fixed_count_benchmark);
 
 // (c) What was timed. A host timer around the launch of the 1 GiB reduction: stopped right after
 // the launch returns (wrong: the launch is asynchronous) and after synchronizing (right, but it
@@ -400,9 +400,9 @@ void bm_host_timer(benchmark::State& state, bool synchronize) {
   }
 }
 BENCHMARK_CAPTURE(bm_host_timer, no_sync, false)->Name("profile/host_timer_no_sync")->Arg(kBig)
-    ->Apply(bench::gpu_benchmark);
+    ->Apply(bench::fixed_count_benchmark);
 BENCHMARK_CAPTURE(bm_host_timer, sync, true)->Name("profile/host_timer_sync")->Arg(kBig)
-    ->Apply(bench::gpu_benchmark);
+    ->Apply(bench::fixed_count_benchmark);
 
 // (d) Clocks. cuBLAS's BF16 product at 8192^3 as a burst after a rest (appendix A's protocol),
 // and after kSustainSeconds of the same product back to back. The harness samples the SM clock
@@ -455,7 +455,7 @@ void bm_spread(benchmark::State& state) {
     bench::Stream stream;
     const double seconds = bench::time_gpu(state, stream, [&](cudaStream_t s) {
       reduce_v5(in.data.data(), n, out.data(), partials.data(), partials.size(), s);
-    }, bench::Flush::no);
+    }, bench::Flush::no, bench::Samples::one_per_iteration);
     if (seconds > 0) {
       state.counters["predicted_error"] = model::resolution_error(model::kEventResolution, seconds);
     }
@@ -466,7 +466,8 @@ void bm_spread(benchmark::State& state) {
 BENCHMARK(bm_spread)->Name("profile/spread_one_sample")->Arg(kShort)->UseManualTime()
     ->Unit(benchmark::kMicrosecond)->Iterations(1)->Repetitions(kSpreadSamples)
     ->DisplayAggregatesOnly(true);
-BENCHMARK(bm_spread)->Name("profile/spread_many")->Arg(kShort)->Apply(bench::gpu_benchmark);
+BENCHMARK(bm_spread)->Name("profile/spread_many")->Arg(kShort)
+    ->Apply(bench::fixed_count_benchmark);
 #line 831 "chapters/4.2-profile.md"
 
 }  // namespace

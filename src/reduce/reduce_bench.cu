@@ -181,19 +181,19 @@ bool register_all() {
     auto* b = benchmark::RegisterBenchmark(("reduce/" + name).c_str(),
                                            [&rung](benchmark::State& s) { bm_rung(s, rung); });
     apply_sizes(b, huge, name == "v7_last_block");
-    b->Apply(bench::gpu_benchmark)->MinTime(kMinSecondsPerRepetition);
+    b->Apply(bench::fixed_count_benchmark)->MinTime(kMinSecondsPerRepetition);
   }
   auto* cub = benchmark::RegisterBenchmark("reduce/peer_cub_sum", bm_peer_cub_sum);
   apply_sizes(cub, true, true);
-  cub->Apply(bench::gpu_benchmark)->MinTime(kMinSecondsPerRepetition);
+  cub->Apply(bench::fixed_count_benchmark)->MinTime(kMinSecondsPerRepetition);
   auto* sweep = benchmark::RegisterBenchmark("reduce/ilp_sweep", bm_ilp_sweep);
   for (std::int64_t k : {1, 2, 4, 8}) sweep->Args({std::int64_t{1} << 28, k});
-  sweep->Apply(bench::gpu_benchmark)->MinTime(kMinSecondsPerRepetition);
+  sweep->Apply(bench::fixed_count_benchmark)->MinTime(kMinSecondsPerRepetition);
   // 4 KiB per SM at b = 1 (256 threads, one float4 each) up to 24 KiB at b = 6: the knee,
   // B lambda / N_SM, lies between. Five rows of at most a millisecond per iteration.
   auto* blocks = benchmark::RegisterBenchmark("reduce/blocks_sweep", bm_blocks_sweep);
   for (std::int64_t b : {1, 2, 3, 4, 6}) blocks->Args({std::int64_t{1} << 28, b});
-  blocks->Apply(bench::gpu_benchmark)->MinTime(kMinSecondsPerRepetition);
+  blocks->Apply(bench::fixed_count_benchmark)->MinTime(kMinSecondsPerRepetition);
   return true;
 }
 

@@ -232,7 +232,9 @@ const bool registered = [] {
                                              bm_sweep(state, through_l1);
                                            });
     for (const std::int64_t mib : kSweepMiB) b->Arg(mib * kMiB);
-    b->Apply(bench::gpu_benchmark)->Repetitions(kSweepRepetitions)->MinTime(kSweepMinSeconds);
+    b->Apply(bench::fixed_count_benchmark)
+        ->Repetitions(kSweepRepetitions)
+        ->MinTime(kSweepMinSeconds);
   }
   benchmark::RegisterBenchmark("reuse/plateau_edges", bm_plateau_edges)
       ->Arg(kEdgeStep)

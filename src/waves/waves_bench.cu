@@ -192,7 +192,7 @@ const bool registered = [] {
   for (std::int64_t g = step; g <= 4 * wave4; g += step) b4->Arg(g);
   for (std::int64_t k = 1; k < 4; ++k) b4->Arg(k * wave4 + 1);
   for (auto* b : {b1, b4}) {
-    b->Apply(bench::gpu_benchmark)
+    b->Apply(bench::fixed_count_benchmark)
         ->Repetitions(kStaircaseRepetitions)
         ->MinTime(kStaircaseMinSeconds);
   }

@@ -146,6 +146,64 @@ class ParseBenchmark(unittest.TestCase):
             measure.parse_benchmark_json({'testsuites': []}, 'x.json')
 
 
+class ParseSampledBenchmark(unittest.TestCase):
+    """Runs in which bench::time_gpu took its own samples (appendix A's stopping rule)."""
+
+    def sampled(self, name='a/b/8/iterations:1/manual_time', real_time=2.0, **extra):
+        counters = dict(samples=14, converged=1, time__min=1.5e-6, time__max=4e-6, bytes=10.0,
+                        bandwidth=5e6, bandwidth__min=2.5e6, bandwidth__max=6.67e6,
+                        sm_clock_mhz=1755.0, sm_clock_mhz__min=1700.0, sm_clock_mhz__max=1800.0,
+                        sm_clock_min_mhz=1700.0, throttled=0, held=1, nvml=1, power_end_watts=612.5)
+        counters.update(extra)
+        return dict(run(name, 0, real_time, **counters), iterations=1, repetitions=1)
+
+    def test_the_harness_statistics_become_the_record(self):
+        results, clocks = measure.parse_benchmark_json({'benchmarks': [self.sampled()]}, 'x.json')
+        result = results['a/b@8']
+        self.assertEqual(result['time'], {'median': 2e-6, 'min': 1.5e-6, 'max': 4e-6, 'n': 14,
+                                          'unit': 's'})
+        self.assertEqual(result['bandwidth'], {'median': 5e6, 'min': 2.5e6, 'max': 6.67e6, 'n': 14,
+                                               'unit': 'B/s'})
+        self.assertEqual(result['sm_clock_mhz']['min'], 1700.0)
+        self.assertEqual(result['sm_clock_mhz']['unit'], 'MHz')
+        self.assertEqual(result['sm_clock_min_mhz']['unit'], 'MHz')
+        self.assertEqual(result['bytes'], {'median': 10.0, 'min': 10.0, 'max': 10.0, 'n': 14, 'unit': 'B'})
+        for name in ('converged', 'held', 'nvml', 'power_end_watts', 'samples', 'throttled'):
+            self.assertEqual(result[name]['unit'], '', name)
+        self.assertFalse([q for q in result if '__' in q])  # the companions are not quantities
+        self.assertEqual(clocks, [1755.0])
+
+    def test_a_median_through_microseconds_is_not_below_its_minimum(self):
+        # real_time 2 us read as 2e-6 s may land a rounding below time__min written in seconds.
+        data = {'benchmarks': [self.sampled(real_time=1.5, time__min=1.5e-6 * (1 + 1e-12))]}
+        results, _ = measure.parse_benchmark_json(data, 'x.json')
+        self.assertEqual(results['a/b@8']['time']['min'], results['a/b@8']['time']['median'])
+
+    def test_a_median_outside_its_extremes_is_refused(self):
+        data = {'benchmarks': [self.sampled(sm_clock_mhz=1900.0)]}
+        with self.assertRaisesRegex(measure.MeasureError, 'sm_clock_mhz is 1900.0, outside'):
+            measure.parse_benchmark_json(data, 'x.json')
+
+    def test_repeated_sampled_runs_are_pooled(self):
+        first = self.sampled()
+        second = dict(self.sampled(real_time=3.0, time__min=2e-6, time__max=5e-6, samples=10),
+                      repetition_index=1)
+        results, _ = measure.parse_benchmark_json({'benchmarks': [first, second]}, 'x.json')
+        time = results['a/b@8']['time']
+        self.assertAlmostEqual(time['median'], 2.5e-6)
+        self.assertEqual((time['min'], time['max'], time['n']), (1.5e-6, 5e-6, 24))
+
+    def test_sampled_and_repeated_runs_of_one_key_are_refused(self):
+        data = {'benchmarks': [self.sampled(), run('a/b/8/iterations:1/manual_time', 1, 2.0)]}
+        with self.assertRaisesRegex(measure.MeasureError, 'gpu_benchmark and\n?.*fixed_count'):
+            measure.parse_benchmark_json(data, 'x.json')
+
+    def test_a_count_that_is_not_a_count_is_refused(self):
+        data = {'benchmarks': [self.sampled(samples=2.5)]}
+        with self.assertRaisesRegex(measure.MeasureError, 'the counter samples is 2.5'):
+            measure.parse_benchmark_json(data, 'x.json')
+
+
 class CountTests(unittest.TestCase):
     def test_counts_and_names_failures(self):
         data = {'testsuites': [{'name': 'S', 'testsuite': [

@@ -314,7 +314,7 @@ class ProfileChapter(unittest.TestCase):
             (root / 'book').mkdir()
             (root / ncu.METRICS_FILE).write_text((FIXTURES / 'metrics.txt').read_text())
 
-            def run(command, what, timeout):
+            def run(command, what, timeout, stderr_lines=None):
                 out = next(a for a in command if a.startswith('--benchmark_out='))
                 Path(out.split('=', 1)[1]).write_text(json.dumps(runs))
                 return output
@@ -344,6 +344,15 @@ class ProfileChapter(unittest.TestCase):
         self.assertEqual(results['reduce/v2@8']['shared_bank_conflicts']['median'], 63488)
         self.assertEqual(results['reduce/v1@8']['profiled_kernels']['median'], 2)
         self.assertEqual(results['reduce/v1@8']['shared_bank_conflicts']['median'], 0)
+
+    def test_the_harness_names_each_range(self):
+        said = ['bench: profile range 1 is reduce/v1/8/manual_time', 'noise',
+                'bench: profile range 0 is reduce/v2/8/manual_time']
+        self.assertEqual(ncu.ranges_named(said, ['reduce/v1@8', 'reduce/v2@8'], 'c.md:6'),
+                         ['reduce/v2@8', 'reduce/v1@8'])
+        self.assertIsNone(ncu.ranges_named(['noise'], ['reduce/v1@8'], 'c.md:6'))
+        with self.assertRaisesRegex(ncu.NcuError, r'profile range 0 is reduce/v9/8/manual_time'):
+            ncu.ranges_named(['bench: profile range 0 is reduce/v9/8/manual_time'], ['reduce/v1@8'], 'c.md:6')
 
     def test_iterations_and_benchmarks_must_pair(self):
         runs = {'benchmarks': [{'run_name': 'reduce/v1/8/manual_time'}, {'run_name': 'reduce/v2/8/manual_time'}]}
