@@ -90,7 +90,7 @@ def main():
                     torch.cuda.synchronize()
                     time.sleep(REST_SECONDS)
                     call()  # warm-up
-                torch.sum(flush, out=sink)  # reads twice the L2, writes one float
+                torch.sum(flush, dim=0, out=sink)  # reads twice the L2, writes one float
                 torch.cuda._sleep(hold_cycles)  # the hold: a spin, not a released flag
                 start.record()
                 call()
