@@ -109,6 +109,16 @@ TermValue Scope::lookup(const Term& term) const {
   if (holder) {
     const auto& quantities = holder->results.at(term.key);
     auto q = quantities.find(term.quantity);
+    if (q == quantities.end() && store_.beside_reference && !holder->profiled) {
+      // Another GPU's record made without Nsight Compute: the counter was never asked for there.
+      out.value = {Value::State::unmeasured,
+                   0,
+                   {},
+                   "not counted on this GPU: " + holder->file +
+                       " was measured without hardware counters (no ncu, or --no-counters)"};
+      out.value.not_run = true;
+      return out;
+    }
     if (q == quantities.end()) {
       // Hardware counters (dram_bytes, stall_*, ...) exist only for the results make measure
       // profiled.

@@ -60,6 +60,7 @@ Record read_record(const nlohmann::json& j, const std::string& shown, Diagnostic
     diagnostics.error(shown, 0, "has no \"results\" object");
     return r;
   }
+  r.profiled = j.contains("profiler") && j["profiler"].is_object();
   for (const auto& [key, quantities] : results->items()) {
     std::string error;
     auto normal = normalise_key(key, error);
@@ -281,6 +282,7 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
   }
   store.folder = chosen.lexically_normal().string();
   store.slug = chosen.lexically_normal().filename().string();
+  store.beside_reference = !reference.empty() && store.slug != reference;
   std::vector<fs::path> files;
   for (const auto& entry :
        fs::directory_iterator(chosen.is_absolute() ? chosen : root / chosen, ec))

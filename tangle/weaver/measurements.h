@@ -38,7 +38,8 @@ struct Record {
   std::map<std::string, std::map<std::string, Quantity>> results;  // key -> quantity -> values
   std::map<std::string, NotRun> not_run;  // key -> why it has no numbers on this GPU
   int tests_failed = 0;                   // "tests": {"failed": N}: its kernels' tests that failed
-  bool stale = false;  // its chapter's code changed since (set by weave_book, not by the loader)
+  bool profiled = false;  // it has a "profiler" entry: ncu counted its profile: list
+  bool stale = false;     // its chapter's code changed since (set by weave_book, not by the loader)
 };
 
 struct Machine {
@@ -52,6 +53,10 @@ struct Machine {
 struct MeasurementStore {
   std::string folder;  // as shown: book/measurements/h200 (empty: nothing recorded)
   std::string slug;
+  // another GPU's folder, woven beside the reference's (a reference was named and this is not it):
+  // a quantity its records lack because they were measured without counters is "not counted on
+  // this GPU", not an error (a reader's GPU may have no ncu, or no permission to count)
+  bool beside_reference = false;
   std::optional<Machine> machine;
   std::map<std::string, Record> records;  // by chapter id
   // The files there that could not be read, or held a wrong quantity (each already an error):

@@ -211,9 +211,9 @@ std::string bytes_table(const std::vector<PlacedPoint>& points, const std::strin
     std::string mark = p.unseen_bytes ? " †" : "";
     unseen = unseen || p.unseen_bytes;
     out += "| " + std::to_string(p.number) + " | " + (prefixed_by_chapter ? p.chapter + " " : "") +
-           "`" + p.label + "` | " + model + " | " + bytes(p.dram_bytes) + " | " + ratio +
-           " | " + bytes(p.l2_bytes) + " | " + bytes(p.l1_bytes) + mark + " | " +
-           bytes(p.shared_bytes) + mark + " |\n";
+           "`" + p.label + "` | " + model + " | " + bytes(p.dram_bytes) + " | " + ratio + " | " +
+           bytes(p.l2_bytes) + " | " + bytes(p.l1_bytes) + mark + " | " + bytes(p.shared_bytes) +
+           mark + " |\n";
   }
   out +=
       "\nModel bytes: the least its chapter's model says the kernel must move (front matter or "
@@ -222,8 +222,9 @@ std::string bytes_table(const std::vector<PlacedPoint>& points, const std::strin
       "counted); L1: global and local bytes only; shared: 128 B for each wavefront of the "
       "shared pipe, an upper bound.";
   if (unseen)
-    out += " † Part of its traffic passes neither counter: its L2 bytes exceed its L1 and shared "
-           "bytes together (TMA copies, `wgmma`'s reads of shared memory).";
+    out +=
+        " † Part of its traffic passes neither counter: its L2 bytes exceed its L1 and shared "
+        "bytes together (TMA copies, `wgmma`'s reads of shared memory).";
   out += "\n:::\n";
   return out;
 }
@@ -234,7 +235,9 @@ std::string numbered(const std::vector<const PlacedPoint*>& points, bool plain) 
   std::string quote = plain ? "" : "`";
   std::string out;
   for (size_t i = 0; i < points.size(); ++i)
-    out += std::string(i == 0 ? "" : i + 1 == points.size() ? " and " : ", ") +
+    out += std::string(i == 0                   ? ""
+                       : i + 1 == points.size() ? " and "
+                                                : ", ") +
            std::to_string(points[i]->number) + " " + quote + points[i]->label + quote;
   return out;
 }
@@ -272,7 +275,8 @@ std::string levels_figure(const std::string& id, const std::vector<PlacedPoint>&
       dram += (dram.empty() ? "" : ", ") + roof_text(c, false);
       dram_math += (dram_math.empty() ? "" : ", ") + roof_text(c, true);
     }
-  std::string list = dram.empty() ? "" : dram + " (DRAM)", math = dram.empty() ? "" : dram_math + " for DRAM";
+  std::string list = dram.empty() ? "" : dram + " (DRAM)",
+              math = dram.empty() ? "" : dram_math + " for DRAM";
   if (roofs.count("l2_bandwidth")) {
     list += std::string(list.empty() ? "" : ", ") + "B_L2 (a measured stream of __ldcg loads)";
     math += std::string(math.empty() ? "" : "; ") +

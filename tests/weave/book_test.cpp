@@ -354,9 +354,9 @@ TEST(Book, TheLevelsFigureCountsSharedMemoryAndNamesWhatItCannotSee) {
                     "l2_bytes": {"median": 8388608, "min": 8388608, "max": 8388608, "n": 1, "unit": "B"},
                     "l1_bytes": {"median": 16777216, "min": 16777216, "max": 16777216, "n": 1, "unit": "B"},
                     "shared_wavefronts": {"median": 16384, "min": 16384, "max": 16384, "n": 1, "unit": ""})");
-  book.replace(
-      record, R"("time": {"median": 4.0e-4, "min": 3.9e-4, "max": 4.1e-4, "n": 10, "unit": "s"})",
-      R"("time": {"median": 4.0e-4, "min": 3.9e-4, "max": 4.1e-4, "n": 10, "unit": "s"},
+  book.replace(record,
+               R"("time": {"median": 4.0e-4, "min": 3.9e-4, "max": 4.1e-4, "n": 10, "unit": "s"})",
+               R"("time": {"median": 4.0e-4, "min": 3.9e-4, "max": 4.1e-4, "n": 10, "unit": "s"},
                     "dram_bytes": {"median": 2097152, "min": 2097152, "max": 2097152, "n": 1, "unit": "B"},
                     "l2_bytes": {"median": 8388608, "min": 8388608, "max": 8388608, "n": 1, "unit": "B"},
                     "l1_bytes": {"median": 0, "min": 0, "max": 0, "n": 1, "unit": "B"},

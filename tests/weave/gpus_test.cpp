@@ -153,6 +153,36 @@ TEST(Gpus, SkippedAndFailedResultsSayWhyBesideTheReference) {
   EXPECT_EQ(claims["summary"]["not checked on this GPU"], 2);
 }
 
+TEST(Gpus, CountersAnotherGpuDidNotRecordAreNotCountedThere) {
+  // The reference's record has a counter (and a profiler entry); another GPU measured without
+  // ncu (no permission to count, or --no-counters) has the timings only.
+  FixtureBook book;
+  const std::string reference = kFolder + "testgpu/1.json";
+  nlohmann::json j = nlohmann::json::parse(book.read(reference));
+  j["profiler"] = {{"tool", "ncu"}, {"version", "2025.3.1.0"}};
+  j["results"]["alpha/v1_naive@1048576"]["dram_bytes"] = {
+      {"median", 4718592}, {"min", 4718592}, {"max", 4718592}, {"n", 1}, {"unit", "B"}};
+  book.write(reference, j.dump(2));
+  copy_gpu(book, "othergpu", "Other GPU", [](nlohmann::json& record) {
+    record.erase("profiler");
+    record["results"]["alpha/v1_naive@1048576"].erase("dram_bytes");
+  });
+  book.replace("chapters/1-alpha.md", "An opening paragraph before the box.",
+               "Counted: [alpha/v1_naive@2^20 : dram_bytes]{.m}.");
+  auto run = book.weave_with(woven_for("othergpu"));
+  ASSERT_EQ(run.status, 0) << run.printed;
+  std::string alpha = book.outputs()["1-alpha.md"];
+  EXPECT_TRUE(contains(alpha,
+                       "[not counted on this GPU: book/measurements/othergpu/1.json was "
+                       "measured without hardware counters (no ncu, or --no-counters)]"))
+      << alpha;
+  EXPECT_TRUE(contains(alpha, "(Test GPU: [4.5 MiB]{.measured")) << alpha;
+  // On the reference itself a counter its record lacks is still the author's error.
+  j["results"]["alpha/v1_naive@1048576"].erase("dram_bytes");
+  book.write(reference, j.dump(2));
+  EXPECT_EQ(book.weave_with(woven_for("")).status, 2);
+}
+
 TEST(Gpus, StrictFailsOnSkippedResultsOnlyOnTheReference) {
   FixtureBook book;
   three_gpus(book);
