@@ -121,8 +121,14 @@ std::string gpus_page(const std::vector<const Chapter*>& chapters, std::vector<G
                 "says why.",
                 ""});
   std::string header = "| result |", rule = "|:--|";
+  // two folders of one GPU model (a capped run, a second card) share a name: the folder tells them
+  // apart
+  auto shared_name = [&](const GpuColumn& g) {
+    return std::count_if(gpus.begin(), gpus.end(),
+                         [&](const GpuColumn& o) { return name_of(o) == name_of(g); }) > 1;
+  };
   for (const GpuColumn& g : gpus) {
-    header += " " + name_of(g) + " |";
+    header += " " + name_of(g) + (shared_name(g) ? " `" + g.slug + "`" : "") + " |";
     rule += "--:|";
   }
   for (const Chapter* c : chapters) {
