@@ -4,7 +4,9 @@
 /// bench/require.cuh: a benchmark's preconditions on the device. Each returns false, and marks
 /// the run skipped with its reason ("skipped: needs 26.0 GiB, 23.6 GiB free"), when the device
 /// cannot run it; the benchmark then returns before it allocates:
+/// @code
 ///   if (!bench::require_memory(state, bytes)) return;
+/// @endcode
 #pragma once
 #include <benchmark/benchmark.h>
 
