@@ -5,10 +5,12 @@ AGREEING_SHARE of them, and within CLOCK_BOUND for every one.
 
 Why two bounds, not one: the two instruments read different runs of the kernel, a timed burst of
 samples and ncu's replays of one launch. On the H200's first whole-book record (2026-12-01), 88 of
-94 profiled results agreed within 3%; of the six that did not, two are kernels of about 75 us where
-ncu read a clock above the chip's maximum (2089 MHz against 1980 for reuse/sweep_ca@8388608), so
-ncu's reading is the wrong one there, and four are tensor-core kernels of 175-190 us at 4096^3 whose
-windows ran 3.1-3.4% faster than ncu's replays (why is not measured). A gap past CLOCK_BOUND would
+94 profiled results agreed within 3%. Of the six that did not, reuse/sweep_ca@8388608 (a 78 us
+kernel) is one where ncu read a clock above the chip's maximum (2089 MHz against 1980), so ncu's
+reading is the wrong one there; the five others ran faster in the timed windows than under ncu's
+replays, by 3.1-4.3%: histogram/v4_lane_private@268435456x256, method/gemv_v3_float4@16384x16384,
+and 3.2b's v3_persistent, v6_tma_store and the cuBLASLt bias-GELU peer at 4096^3 (why is not
+measured). A gap past CLOCK_BOUND would
 mean that one of the two instruments is broken.
 
 Records made before the harness stamped its windows have no `clock_in_window` quantity; their
