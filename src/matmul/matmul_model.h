@@ -241,7 +241,7 @@ constexpr Rung tuned_rung(TileShape s) {
 }
 
 }  // namespace matmul::model
-#line 2799 "chapters/3.2-matmul.md"
+#line 2811 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 
