@@ -1,4 +1,4 @@
-"""The rendered book's structural checks: book/check-rendered.sh DIR [--chapters FILE] [--no-browser].
+"""The rendered book's structural checks: book/check-rendered.sh DIR [--chapters FILE] [--no-browser] [--no-epubcheck].
 
 Errors (exit 1), each naming the page:
   - a chapter of book/chapters.txt without its page, or missing from index.html;
@@ -27,7 +27,10 @@ Errors (exit 1), each naming the page:
   - (unless --no-browser) code that scrolls on a desktop: laid out 1280 px wide, every code block
     whose lines are at most 100 columns (the book's limit) must show them whole (folded blocks
     opened first);
-  - print.html (the whole book on one page) missing, or lacking a chapter.
+  - print.html (the whole book on one page) missing, or lacking a chapter;
+  - (unless --no-epubcheck, and where Debian's epubcheck is installed: make deps) any error
+    epubcheck finds in the EPUB; it runs beside the other checks (its Java start is most of its
+    time), and its time is printed.
 Warnings (reported, exit 0): values marked "not yet measured" (a chapter measured on no GPU yet is legitimate
 until the first `make measure`), and each claim marked broken (the weaver already reports it).
 Exit 77 when Chromium is needed but not installed (ctest counts it as skipped)."""
@@ -41,6 +44,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.parse
 import urllib.request
 import zipfile
@@ -325,6 +329,36 @@ def check_files(root, chapters, errors):
             errors.append('%s: not a readable EPUB (%s)' % (os.path.basename(epub), e))
 
 
+EPUBCHECK_JAR = '/usr/share/java/epubcheck.jar'   # Debian's epubcheck; run with java -jar, as
+# /usr/bin/epubcheck is a link to the jar that only binfmt_misc (jarwrapper) can run
+
+
+def start_epubcheck(root):
+    """Starts epubcheck on each EPUB of root: [(epub, process, start)], empty where it is absent."""
+    java = shutil.which('java')
+    if not java or not os.path.exists(EPUBCHECK_JAR):
+        return []
+    return [(epub, subprocess.Popen([java, '-jar', EPUBCHECK_JAR, '--quiet', epub], stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, text=True), time.monotonic())
+            for epub in sorted(glob.glob(os.path.join(root, '*.epub')))]
+
+
+def finish_epubcheck(runs, errors):
+    """Waits for start_epubcheck's runs; each error or fatal epubcheck reports is one of ours."""
+    for epub, process, start in runs:
+        output = process.communicate()[0]
+        found = [line for line in output.splitlines() if line.startswith(('ERROR', 'FATAL'))]
+        print('check-rendered: epubcheck on %s: %d error(s), %.1f s'
+              % (os.path.basename(epub), len(found), time.monotonic() - start))
+        errors += ['%s: epubcheck: %s' % (os.path.basename(epub), line) for line in found[:20]]
+        if len(found) > 20:
+            errors.append('%s: epubcheck: %d more error(s); run java -jar %s %s'
+                          % (os.path.basename(epub), len(found) - 20, EPUBCHECK_JAR, epub))
+        if process.returncode != 0 and not found:
+            errors.append('%s: epubcheck failed (exit %d):\n%s' % (os.path.basename(epub), process.returncode,
+                                                                   output.strip()))
+
+
 def screenshot(browser, page, png, dark):
     with tempfile.TemporaryDirectory() as profile:
         command = [browser, '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
@@ -542,8 +576,10 @@ def main(argv):
     parser.add_argument('--chapters', default=os.path.join(repo, 'book', 'chapters.txt'))
     parser.add_argument('--no-browser', '--no-screenshot', dest='no_browser', action='store_true',
                         help='leave out the checks in headless Chromium (blank pages, the phone width)')
+    parser.add_argument('--no-epubcheck', action='store_true', help='leave out epubcheck on the EPUB')
     args = parser.parse_args(argv)
     root, errors, warnings = args.dir, [], []
+    epubchecks = [] if args.no_epubcheck else start_epubcheck(root)
     chapters = chapter_pages(args.chapters)
     for name in chapters:
         if not os.path.exists(os.path.join(root, name)):
@@ -577,6 +613,7 @@ def main(argv):
             for (what, query), r in check_search(browser, root, errors):
                 print('check-rendered: search "%s" (%s): %s result(s), the first %s marks %s word(s)'
                       % (query, what, r.get('results', 0), r.get('first'), r.get('hits', 0)))
+    finish_epubcheck(epubchecks, errors)
     for w in warnings:
         print('check-rendered: warning: ' + w)
     for e in errors:

@@ -15,6 +15,7 @@ random UUID), and the archive is rewritten with its members in a fixed order (mi
 stored; the rest sorted by name) and every timestamp set to that date."""
 import calendar
 import datetime
+import html
 import json
 import os
 import re
@@ -37,8 +38,7 @@ def chapter_text(chapter):
     """The chapter without its front matter and without a leading copy of its title."""
     text = re.sub(r'\A---\s*\n.*?\n(?:---|\.\.\.)\s*\n', '', chapter['text'], count=1, flags=re.S)
     text = re.sub(r'\A\s*#\s+%s\s*(\{[^}]*\})?\s*\n' % re.escape(chapter['title']), '', text, count=1)
-    return '# %s %s {#chapter-%s}\n\n%s\n' % (chapter['id'], chapter['title'],
-                                              re.sub(r'[^A-Za-z0-9-]', '-', chapter['basename']), text)
+    return '# %s %s {#%s}\n\n%s\n' % (chapter['id'], chapter['title'], opening_id(chapter), text)
 
 
 def pinned_epoch(chapters):
@@ -52,11 +52,33 @@ def pinned_epoch(chapters):
     return calendar.timegm(max(days).timetuple()) if days else 0
 
 
+DOCTYPE = re.compile(rb'<!DOCTYPE[^>\[]*(\[[^\]]*\])?\s*>\s*')
+EMPTY_PATH = re.compile(rb'<path((?:\s+(?!d=)[\w:-]+="[^"]*")*)\s*/>')
+NAV_ITEM = re.compile(rb'(<item [^>]*href="nav.xhtml"[^>]*properties=")nav(")')
+
+
+def repair(members):
+    """What epubcheck rejects in Pandoc's EPUB of this book, mended in place (members: name -> bytes):
+    an SVG figure's DOCTYPE (Matplotlib writes SVG 1.1's; epubcheck reads its external DTD and
+    fails on each entity), a glyph <path> without a d (Matplotlib's space: required in SVG 1.1; an
+    empty d draws nothing, as before, and keeps the id that <use> names), and a nav holding MathML
+    (a heading with maths) without the manifest saying so."""
+    for name, data in members.items():
+        if name.endswith('.svg'):
+            members[name] = EMPTY_PATH.sub(rb'<path\1 d=""/>', DOCTYPE.sub(b'', data, count=1))
+    nav = [n for n in members if n.endswith('/nav.xhtml') or n == 'nav.xhtml']
+    if nav and b'<math' in members[nav[0]]:
+        for name in members:
+            if name.endswith('.opf'):
+                members[name] = NAV_ITEM.sub(rb'\1nav mathml\2', members[name])
+
+
 def normalize(path, epoch):
-    """Rewrites the EPUB at path with members in a fixed order and fixed timestamps."""
+    """Rewrites the EPUB at path with members in a fixed order and fixed timestamps (repaired)."""
     when = max(datetime.datetime.utcfromtimestamp(epoch), datetime.datetime(1980, 1, 1)).timetuple()[:6]
     with zipfile.ZipFile(path) as z:
         members = {info.filename: z.read(info) for info in z.infolist()}
+    repair(members)
     order = ['mimetype'] + sorted(n for n in members if n != 'mimetype')
     with zipfile.ZipFile(path + '.zip', 'w') as z:
         for name in order:
@@ -95,11 +117,12 @@ def chapter_ast(chapter, out_dir, state, version):
     return name, key
 
 
-def unique_heading_ids(node, used):
-    """Renames, in document order, each heading whose id an earlier one took: id-1, id-2, ..."""
+def unique_heading_ids(node, used, renamed):
+    """Renames, in document order, each heading whose id an earlier one took: id-1, id-2, ...;
+    renamed maps each of this node's heading ids, as written, to the id it now has."""
     if isinstance(node, list):
         for item in node:
-            unique_heading_ids(item, used)
+            unique_heading_ids(item, used, renamed)
     elif isinstance(node, dict):
         if node.get('t') == 'Header' and node['c'][1][0]:
             base = ident = node['c'][1][0]
@@ -109,16 +132,62 @@ def unique_heading_ids(node, used):
                 ident = '%s-%d' % (base, n)
             node['c'][1][0] = ident
             used.add(ident)
-        unique_heading_ids(node.get('c'), used)
+            renamed.setdefault(base, ident)
+        unique_heading_ids(node.get('c'), used, renamed)
 
 
-def join(asts):
-    """One document of the chapters' trees, in order."""
-    blocks = []
-    for ast in asts:
+def relink(node, targets):
+    """Points each link to a chapter's page (3.1-reduction.html, ...#id) at the chapter inside the
+    EPUB: '#id' (Pandoc then names the chapter's own file, chNNN.xhtml), the chapter's opening
+    when the id is not one of its headings. targets: page -> (opening id, {id as written: id})."""
+    if isinstance(node, list):
+        for item in node:
+            relink(item, targets)
+    elif isinstance(node, dict):
+        if node.get('t') == 'Link':
+            page, _, fragment = node['c'][2][0].partition('#')
+            if page in targets:
+                opening, ids = targets[page]
+                node['c'][2][0] = '#' + ids.get(fragment, opening)
+        relink(node.get('c'), targets)
+
+
+def opening_id(chapter):
+    return 'chapter-' + re.sub(r'[^A-Za-z0-9-]', '-', chapter['basename'])
+
+
+def join(asts, chapters):
+    """One document of the chapters' trees, in order, its links between chapters made internal."""
+    blocks, used, targets = [], set(), {}
+    for ast, chapter in zip(asts, chapters):
+        renamed = {}
+        unique_heading_ids(ast['blocks'], used, renamed)
+        targets[chapter['basename'] + '.html'] = (renamed.get(opening_id(chapter), opening_id(chapter)), renamed)
         blocks += ast['blocks']
-    unique_heading_ids(blocks, set())
+    relink(blocks, targets)
     return {'pandoc-api-version': asts[0]['pandoc-api-version'], 'meta': {}, 'blocks': blocks}
+
+
+COVER = """<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="1600" viewBox="0 0 1200 1600">
+<rect width="1200" height="1600" fill="#1f2a1a"/>
+<rect x="80" y="80" width="1040" height="12" fill="#76b900"/>
+%s
+<rect x="80" y="1508" width="1040" height="12" fill="#76b900"/>
+</svg>
+"""
+
+
+def cover_svg(book_title):
+    """A plain cover, drawn here so that it needs no font file or image tool: the title on a
+    dark ground between two green rules, one line per word pair, in the reader's own sans-serif."""
+    words, lines = book_title.split(), []
+    while words:
+        lines.append(' '.join(words[:2]))
+        words = words[2:]
+    text = '\n'.join('<text x="100" y="%d" font-family="sans-serif" font-size="110" font-weight="bold" '
+                     'fill="#ffffff">%s</text>' % (400 + 150 * i, html.escape(line)) for i, line in enumerate(lines))
+    return COVER % text
 
 
 def build(book_title, chapters, out_dir, state):
@@ -133,10 +202,12 @@ def build(book_title, chapters, out_dir, state):
     if state.unchanged('epub', key, target):
         return ('epub', key), False
     work = os.path.join(out_dir, '.render', 'book.json')
-    write_file(work, json.dumps(join([json.loads(a) for a in asts]), ensure_ascii=False))
+    write_file(work, json.dumps(join([json.loads(a) for a in asts], chapters), ensure_ascii=False))
+    cover = os.path.join(out_dir, '.render', 'cover.svg')
+    write_file(cover, cover_svg(book_title))
     done = subprocess.run(
         ['pandoc', work, '--from', 'json', '--to', 'epub3', '--mathml', '--toc', '--toc-depth', '2',
-         '--no-highlight', '--css', CSS,
+         '--no-highlight', '--css', CSS, '--epub-cover-image', cover,
          '--resource-path', out_dir, '--metadata', 'title=' + book_title, '--metadata', 'lang=en',
          '--metadata', 'identifier=urn:uuid:%s' % uuid.uuid5(uuid.NAMESPACE_URL, 'book:' + book_title),
          '--epub-chapter-level', '1', '--output', target + '.new'],
