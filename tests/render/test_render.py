@@ -19,6 +19,8 @@ import tarfile
 import tempfile
 import time
 import unittest
+import zipfile
+
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -27,14 +29,22 @@ RENDER = os.path.join(REPO, 'book', 'render.sh')
 CHECK = os.path.join(REPO, 'book', 'check-rendered.sh')
 CHAPTERS = os.path.join(FIXTURE, 'chapters.txt')
 SKIP = 77
+EPUBCHECK_JAR = '/usr/share/java/epubcheck.jar'   # Debian's; check_rendered.py runs it
 
 
 def render(out, woven, src=os.path.join(FIXTURE, 'src')):
     return subprocess.run([RENDER, out, woven, '--src', src], capture_output=True, text=True)
 
 
-def check(out, *extra):
-    return subprocess.run([CHECK, out, '--chapters', CHAPTERS] + list(extra), capture_output=True, text=True)
+def check(out, *extra, epubcheck=False):
+    """check-rendered on out; epubcheck (a Java start: seconds) only where a test asks for it."""
+    return subprocess.run([CHECK, out, '--chapters', CHAPTERS] + list(extra) + ([] if epubcheck else ['--no-epubcheck']),
+                          capture_output=True, text=True)
+
+
+def epub_members(path):
+    with zipfile.ZipFile(path) as z:
+        return {name: z.read(name) for name in z.namelist()}
 
 
 class Workspace(unittest.TestCase):
@@ -116,6 +126,29 @@ class RenderTest(Workspace):
         index = self.read('index.html')
         for name in ('3.1-reduction.html', 'A-bench.html', 'kernels-and-the-machine.epub'):
             self.assertIn('href="%s"' % name, index)
+
+    def test_the_epub_holds_what_epubcheck_asks_for(self):
+        members = epub_members(os.path.join(self.out, 'kernels-and-the-machine.epub'))
+        svgs = [n for n in members if n.endswith('.svg') and 'cover' not in n]
+        self.assertTrue(svgs, "the fixture's figure is in the EPUB")
+        for name in svgs:
+            self.assertNotIn(b'<!DOCTYPE', members[name], name + ' keeps its DOCTYPE')
+            self.assertIsNone(re.search(rb'<path(\s+(?!d=)[\w:-]+="[^"]*")*\s*/>', members[name]),
+                              name + ' has a <path> without d')
+        chapter = members['EPUB/text/ch001.xhtml'].decode()
+        self.assertNotIn('A-bench.html', chapter, "a link to a chapter's page is left")
+        self.assertIn('href="ch002.xhtml#the-timer"', chapter)            # a heading of the next chapter
+        self.assertIn('href="ch002.xhtml#chapter-A-bench"', chapter)      # the chapter itself
+        self.assertIn('properties="cover-image"', members['EPUB/content.opf'].decode())
+
+    def test_a_nav_with_maths_is_declared_and_one_without_is_not(self):
+        sys.path.insert(0, os.path.join(REPO, 'book', 'render'))
+        import epub
+        opf = b'<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav" />'
+        for nav, properties in ((b'<a>x <math><mi>B</mi></math></a>', b'"nav mathml"'), (b'<a>x</a>', b'"nav"')):
+            members = {'EPUB/nav.xhtml': nav, 'EPUB/content.opf': opf}
+            epub.repair(members)
+            self.assertIn(b'properties=' + properties, members['EPUB/content.opf'])
 
     def test_cuda_is_highlighted(self):
         page = self.read('3.1-reduction.html')
@@ -356,6 +389,24 @@ class CheckTest(Workspace):
         done = check(self.out, '--no-screenshot')
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn('warning: 3.1-reduction.html: has a claim that no longer holds', done.stdout)
+
+    @unittest.skipUnless(os.path.exists(EPUBCHECK_JAR) and shutil.which('java'), 'epubcheck is not installed (make deps)')
+    def test_epubcheck_finds_no_error_and_catches_one(self):
+        done = check(self.out, '--no-screenshot', epubcheck=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn('epubcheck on kernels-and-the-machine.epub: 0 error(s)', done.stdout)
+        # a link to a page the EPUB does not hold, as appendix B's links to the chapters' pages were
+        path = os.path.join(self.out, 'kernels-and-the-machine.epub')
+        members = epub_members(path)
+        members['EPUB/text/ch001.xhtml'] = members['EPUB/text/ch001.xhtml'].replace(
+            b'href="ch002.xhtml#the-timer"', b'href="A-bench.html"', 1)
+        with zipfile.ZipFile(path, 'w') as z:
+            z.writestr(zipfile.ZipInfo('mimetype'), members.pop('mimetype'))
+            for name, data in members.items():
+                z.writestr(name, data, zipfile.ZIP_DEFLATED)
+        done = check(self.out, '--no-screenshot', epubcheck=True)
+        self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+        self.assertIn('kernels-and-the-machine.epub: epubcheck: ERROR(RSC-007)', done.stderr)
 
     def test_unmeasured_values_warn_and_prose_about_them_does_not(self):
         self.damage('3.1-reduction.html', 'It reaches', 'Values read not yet measured until then. It reaches')
