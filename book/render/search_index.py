@@ -2,8 +2,8 @@
 with the anchor of the heading above it (a code block: its own anchor). A paragraph's formulas are
 kept as searchable words (x: B_\\text{dram} gives B_dram, \\lambda gives lambda and λ); a code
 block's identifiers likewise, and its whole text (no cut: a call near the end of a long block is
-found too). A paragraph, cell or code block of fewer than SHORT characters is left out: those are
-table cells ("1", "rung", "1×") whose hits only crowd out the prose. One fragment per chapter is kept in .render/search/ (remade only
+found too). A paragraph, cell or code block of fewer than SHORT characters is left out unless it
+holds a formula: those are table cells ("1", "rung", "1×") whose hits only crowd out the prose. One fragment per chapter is kept in .render/search/ (remade only
 when its page changed); the fragments are joined, in book order, into search-index.js, a script
 that sets window.BOOK_SEARCH_INDEX (a <script>, not fetched JSON, so file:// pages work).
 book/book.js indexes these documents with MiniSearch (vendored as minisearch.js) on the first
@@ -19,7 +19,7 @@ FRAGMENTS = os.path.join('.render', 'search')
 TEXT_TAGS = {'p', 'li', 'dd', 'td', 'th', 'figcaption', 'blockquote'}
 HEADINGS = {'h1', 'h2', 'h3', 'h4', 'h5', 'h6'}
 SKIP = {'pre', 'script', 'style', 'nav', 'header', 'math', 'button'}
-SHORT = 25               # a non-heading entry's text shorter than this is not indexed (table cells)
+SHORT = 25               # a non-heading entry's text shorter than this, without a formula, is not indexed
 GREEK = {'alpha': 'α', 'beta': 'β', 'gamma': 'γ', 'delta': 'δ', 'epsilon': 'ε', 'varepsilon': 'ε',
          'zeta': 'ζ', 'eta': 'η', 'theta': 'θ', 'kappa': 'κ', 'lambda': 'λ', 'mu': 'μ', 'nu': 'ν',
          'xi': 'ξ', 'pi': 'π', 'rho': 'ρ', 'sigma': 'σ', 'tau': 'τ', 'phi': 'φ', 'varphi': 'φ',
@@ -117,8 +117,8 @@ def page_entries(page_path, href, chapter_label):
         collector.feed(f.read())
     entries = []
     for k, a, h, t, x in collector.entries:
-        if k != 'h' and len(t.strip()) < SHORT:
-            continue
+        if k != 'h' and len(t.strip()) < SHORT and not (k == 'p' and x):
+            continue                # a short cell, unless it holds a formula (a symbol's own row)
         entry = {'k': k, 'p': href, 'a': a, 'h': h, 't': t, 'c': chapter_label}
         if x:
             entry['x'] = x
