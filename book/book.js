@@ -93,7 +93,7 @@
   var waiting = [], LOADING = 'Loading search…';
   function loadIndex(then) {
     if (engine) { then(); return; }
-    waiting.push(then);
+    if (waiting.indexOf(then) < 0) waiting.push(then);
     if (loading) return;
     loading = true;
     loadScript('minisearch.js', function () {
@@ -219,11 +219,14 @@
     var query = input.value.trim();
     if (!searchable(query)) { list.hidden = true; return; }
     if (!engine) show([], [], LOADING);
-    loadIndex(function () {
-      var now = input.value.trim();     // the query as it is now: typed on while the index loaded
-      if (!searchable(now)) { list.hidden = true; return; }
-      show(search(now), tokenize(now));
-    });
+    loadIndex(answer);
+  }
+
+  // The query as it is now (typed on while the index loaded): one answer, however many keys waited.
+  function answer() {
+    var query = input.value.trim();
+    if (!searchable(query)) { list.hidden = true; return; }
+    show(search(query), tokenize(query));
   }
 
   function onKey(event) {
