@@ -80,12 +80,20 @@
     var script = document.createElement('script');
     script.src = src;
     script.onload = then;
-    script.onerror = function () { loading = false; show([], [], 'The search (' + src + ') is missing.'); };
+    script.onerror = function () {
+      loading = false;
+      waiting = [];
+      show([], [], 'The search (' + src + ') is missing.');
+    };
     document.head.appendChild(script);
   }
 
+  // The index loads once; whatever asks for it meanwhile (a query typed or pasted while it loads)
+  // waits in `waiting` and is answered when the engine is built, so no query is ever dropped.
+  var waiting = [], LOADING = 'Loading search…';
   function loadIndex(then) {
     if (engine) { then(); return; }
+    if (waiting.indexOf(then) < 0) waiting.push(then);
     if (loading) return;
     loading = true;
     loadScript('minisearch.js', function () {
@@ -113,21 +121,31 @@
         });
         engine.addAll(docs);
         loading = false;
-        then();
+        var ready = waiting;
+        waiting = [];
+        ready.forEach(function (f) { f(); });
       });
     });
   }
 
+  // All the words typed must occur; where no entry holds them all ("tail effect"), any of them.
   function search(query) {
     var hits = engine.search(query);
+    if (!hits.length && tokenize(query).length > 1) hits = engine.search(query, { combineWith: 'OR' });
     return hits.slice(0, 30).map(function (hit) {
       return { entry: window.BOOK_SEARCH_INDEX.entries[hit.id], terms: hit.terms };
     });
   }
 
   // The words of `text` that a term matched (by prefix), found as the index found them.
+  // A Greek letter typed (λ) also matches its name, as a formula's TeX holds it (\lambda).
   function matcher(words) {
-    var set = words.map(normal).filter(Boolean);
+    var set = [];
+    words.map(normal).filter(Boolean).forEach(function (t) {
+      set.push(t);
+      var spelled = t.replace(/[α-ω]/g, function (c) { return GREEK[c] || c; });
+      if (spelled !== t) set.push(spelled);
+    });
     return function (word) {
       var w = normal(word);
       return set.some(function (t) {
@@ -171,7 +189,7 @@
     list.textContent = '';
     if (message || !results.length) {
       var none = document.createElement('li');
-      none.className = 'none';
+      none.className = message === LOADING ? 'none loading' : 'none';
       none.textContent = message || 'Nothing found.';
       list.appendChild(none);
     }
@@ -192,13 +210,23 @@
     list.hidden = false;
   }
 
+  // A query of one character is too common to search unless it is not ASCII (λ, φ, η: a symbol).
+  function searchable(query) {
+    return query.length >= 2 || (query.length === 1 && query.charCodeAt(0) > 127);
+  }
+
   function onInput() {
     var query = input.value.trim();
-    if (query.length < 2) { list.hidden = true; return; }
-    loadIndex(function () {
-      if (input.value.trim() !== query) return;
-      show(search(query), tokenize(query));
-    });
+    if (!searchable(query)) { list.hidden = true; return; }
+    if (!engine) show([], [], LOADING);
+    loadIndex(answer);
+  }
+
+  // The query as it is now (typed on while the index loaded): one answer, however many keys waited.
+  function answer() {
+    var query = input.value.trim();
+    if (!searchable(query)) { list.hidden = true; return; }
+    show(search(query), tokenize(query));
   }
 
   function onKey(event) {

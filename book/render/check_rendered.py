@@ -119,9 +119,16 @@ function wait(test, then, left) {
 function run(frame, done) {
   var out = { query: frame.dataset.query };
   frame.onload = null;
+  if (frame.dataset.typed) {
+    // typed (or pasted) at once on focus, while the index is still loading: it must not be lost
+    var doc = frame.contentDocument, input = doc.getElementById('search');
+    input.dispatchEvent(new Event('focus'));
+    input.value = frame.dataset.query;
+    input.dispatchEvent(new Event('input'));
+  }
   wait(function () {
     var list = frame.contentDocument.getElementById('search-results');
-    return list && !list.hidden && list.querySelector('li') ? list : null;
+    return list && !list.hidden && list.querySelector('li') && !list.querySelector('.loading') ? list : null;
   }, function (list) {
     if (!list) { out.error = 'no results list'; done(out); return; }
     var links = list.querySelectorAll('a');
@@ -305,19 +312,53 @@ def check_code(name, page, errors):
         errors.append('%s: %d code block(s) whose container has no copy button' % (name, no_button))
 
 
+INDEX_PREFIX = 'window.BOOK_SEARCH_INDEX = '
+
+
+def search_entries(root):
+    """The search index's entries, read from search-index.js (a script: its one statement sets
+    window.BOOK_SEARCH_INDEX to JSON). Raises OSError or ValueError if it is missing or malformed."""
+    with open(os.path.join(root, 'search-index.js'), encoding='utf-8') as f:
+        text = f.read()
+    if not text.startswith(INDEX_PREFIX):
+        raise ValueError('does not start with %r' % INDEX_PREFIX)
+    return json.loads(text[len(INDEX_PREFIX):].rstrip().rstrip(';'))['entries']
+
+
+def check_index(root, chapters, errors):
+    """Every chapter is in the search index; no short entry that is neither a heading nor a formula
+    (a table cell: see book/render/search_index.py, SHORT); no unused search-index.json beside it."""
+    try:
+        entries = search_entries(root)
+    except (OSError, ValueError, KeyError) as e:
+        errors.append('search-index.js: missing or unreadable (%s); make book writes it' % e)
+        return
+    indexed = {e['p'] for e in entries}
+    for page in chapters:
+        if page not in indexed:
+            errors.append('search-index.js: nothing from %s' % page)
+    short = [e for e in entries
+             if e['k'] != 'h' and len(e['t'].strip()) < 25 and not (e['k'] == 'p' and e.get('x'))]
+    if short:
+        errors.append('search-index.js: %d entries under 25 characters that are neither headings nor formulas '
+                      '(table cells), e.g. %r in %s; book/render/search_index.py (SHORT) leaves them out'
+                      % (len(short), short[0]['t'], short[0]['p']))
+    if os.path.exists(os.path.join(root, 'search-index.json')):
+        errors.append('search-index.json: shipped but read by nothing (book.js loads search-index.js); '
+                      'a stale file from an older render: delete it')
+
+
 def check_files(root, chapters, errors):
     for required in ('style.css', 'book.js', 'index.html'):
         if not os.path.exists(os.path.join(root, required)):
             errors.append('%s: missing' % required)
+    check_index(root, chapters, errors)
     try:
-        with open(os.path.join(root, 'search-index.json'), encoding='utf-8') as f:
-            entries = json.load(f)['entries']
-        indexed = {e['p'] for e in entries}
-        for page in chapters:
-            if page not in indexed:
-                errors.append('search-index.json: nothing from %s' % page)
-    except (OSError, ValueError, KeyError) as e:
-        errors.append('search-index.json: missing or unreadable (%s)' % e)
+        with open(os.path.join(root, 'style.css'), encoding='utf-8') as f:
+            if not re.search(r'(?m)^html\s*\{[^}]*scroll-padding-top', f.read()):
+                errors.append('style.css: no html { scroll-padding-top }, so every #anchor lands under the sticky bar')
+    except OSError:
+        pass                                                    # reported missing above
     epubs = glob.glob(os.path.join(root, '*.epub'))
     if not epubs:
         errors.append('no EPUB in %s' % root)
@@ -479,10 +520,13 @@ def check_phone(browser, root, pages, chapters, errors):
     return found
 
 
+TYPED = 'typed while the index loads'
+
+
 def search_queries(root):
-    """[(what, query)]: one query for each kind of thing the index holds."""
-    with open(os.path.join(root, 'search-index.json'), encoding='utf-8') as f:
-        entries = json.load(f)['entries']
+    """[(what, query)]: one query for each kind of thing the index holds, and one typed into the
+    box of a page opened without ?q= at once on focus, while the index is loading (TYPED)."""
+    entries = search_entries(root)
     queries = []
     heading = next((w for e in entries if e['k'] == 'h' for w in re.findall(r'[A-Za-z]{6,}', e['t'])), None)
     if heading:
@@ -502,6 +546,11 @@ def search_queries(root):
                   if w in ('lambda', 'alpha', 'beta', 'sigma', 'rho', 'tau', 'theta', 'mu')), None)
     if greek:
         queries.append(('a Greek letter by name', greek))
+    letter = next((c for c in 'λφηρσμ' if any(c in (e.get('x') or '') or c in e['t'] for e in entries)), None)
+    if letter:
+        queries.append(('a Greek letter, one character', letter))
+    if heading:
+        queries.append((TYPED, heading[:-1]))
     return queries
 
 
@@ -509,13 +558,14 @@ def check_search(browser, root, errors, dark=True):
     """Searches the book from index.html in Chromium; see SEARCH_SCRIPT."""
     queries = search_queries(root)
     if not queries:
-        errors.append('search-index.json: nothing to search')
+        errors.append('search-index.js: nothing to search')
         return []
     width, height = PHONE
     index = urllib.parse.urljoin('file:', urllib.request.pathname2url(os.path.abspath(os.path.join(root, 'index.html'))))
-    frames = ''.join('<iframe data-query="%s" src="%s" style="width:%dpx;height:%dpx;border:0"></iframe>\n'
-                     % (html.escape(q), html.escape(index + '?q=' + urllib.parse.quote(q)), width, height)
-                     for _, q in queries)
+    frames = ''.join('<iframe data-query="%s"%s src="%s" style="width:%dpx;height:%dpx;border:0"></iframe>\n'
+                     % (html.escape(q), ' data-typed="1"' if what == TYPED else '',
+                        html.escape(index if what == TYPED else index + '?q=' + urllib.parse.quote(q)), width, height)
+                     for what, q in queries)
     with tempfile.TemporaryDirectory() as work:
         page = os.path.join(work, 'search.html')
         with open(page, 'w', encoding='utf-8') as f:
@@ -620,7 +670,7 @@ def main(argv):
         blocks = check_desktop_code(browser, root, [p for p in pages if p != 'print.html'], errors)
         print('check-rendered: at %d px, %d code block(s) of at most 100 columns checked for sideways scrolling'
               % (DESKTOP[0], blocks))
-        if os.path.exists(os.path.join(root, 'search-index.json')):
+        if os.path.exists(os.path.join(root, 'search-index.js')):
             for (what, query), r in check_search(browser, root, errors):
                 print('check-rendered: search "%s" (%s): %s result(s), the first %s marks %s word(s)'
                       % (query, what, r.get('results', 0), r.get('first'), r.get('hits', 0)))

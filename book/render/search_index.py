@@ -1,7 +1,9 @@
 """The search index's documents: every heading, paragraph and code block of every chapter page,
 with the anchor of the heading above it (a code block: its own anchor). A paragraph's formulas are
 kept as searchable words (x: B_\\text{dram} gives B_dram, \\lambda gives lambda and λ); a code
-block's identifiers likewise. One fragment per chapter is kept in .render/search/ (remade only
+block's identifiers likewise, and its whole text (no cut: a call near the end of a long block is
+found too). A paragraph, cell or code block of fewer than SHORT characters is left out unless it
+holds a formula: those are table cells ("1", "rung", "1×") whose hits only crowd out the prose. One fragment per chapter is kept in .render/search/ (remade only
 when its page changed); the fragments are joined, in book order, into search-index.js, a script
 that sets window.BOOK_SEARCH_INDEX (a <script>, not fetched JSON, so file:// pages work).
 book/book.js indexes these documents with MiniSearch (vendored as minisearch.js) on the first
@@ -17,7 +19,7 @@ FRAGMENTS = os.path.join('.render', 'search')
 TEXT_TAGS = {'p', 'li', 'dd', 'td', 'th', 'figcaption', 'blockquote'}
 HEADINGS = {'h1', 'h2', 'h3', 'h4', 'h5', 'h6'}
 SKIP = {'pre', 'script', 'style', 'nav', 'header', 'math', 'button'}
-CODE_LIMIT = 4000        # characters of a code block's text kept for the excerpt (identifiers: all)
+SHORT = 25               # a non-heading entry's text shorter than this, without a formula, is not indexed
 GREEK = {'alpha': 'α', 'beta': 'β', 'gamma': 'γ', 'delta': 'δ', 'epsilon': 'ε', 'varepsilon': 'ε',
          'zeta': 'ζ', 'eta': 'η', 'theta': 'θ', 'kappa': 'κ', 'lambda': 'λ', 'mu': 'μ', 'nu': 'ν',
          'xi': 'ξ', 'pi': 'π', 'rho': 'ρ', 'sigma': 'σ', 'tau': 'τ', 'phi': 'φ', 'varphi': 'φ',
@@ -86,7 +88,7 @@ class _Collector(html.parser.HTMLParser):
             code = ''.join(self.code)
             if code.strip():
                 self.entries.append(('c', self.code_anchor or self.anchor, self.heading,
-                                     code[:CODE_LIMIT], code_words(code)))
+                                     code, code_words(code)))
             self.code, self.code_anchor = None, ''
         if tag in SKIP:
             self.skip = max(0, self.skip - 1)
@@ -115,6 +117,8 @@ def page_entries(page_path, href, chapter_label):
         collector.feed(f.read())
     entries = []
     for k, a, h, t, x in collector.entries:
+        if k != 'h' and len(t.strip()) < SHORT and not (k == 'p' and x):
+            continue                # a short cell, unless it holds a formula (a symbol's own row)
         entry = {'k': k, 'p': href, 'a': a, 'h': h, 't': t, 'c': chapter_label}
         if x:
             entry['x'] = x
@@ -127,14 +131,16 @@ def write_fragment(out_dir, basename, entries):
 
 
 def write_index(out_dir, chapters):
-    """Joins the chapters' fragments into search-index.json and search-index.js."""
+    """Joins the chapters' fragments into search-index.js (the only form book.js reads)."""
     entries = []
     for chapter in chapters:
         path = os.path.join(out_dir, FRAGMENTS, chapter['basename'] + '.json')
         with open(path, encoding='utf-8') as f:
             entries += json.load(f)
     index = json.dumps({'format': 2, 'entries': entries}, ensure_ascii=False, separators=(',', ':'))
-    write_file(os.path.join(out_dir, 'search-index.json'), index + '\n')
+    stale = os.path.join(out_dir, 'search-index.json')      # written by earlier renders, read by nothing
+    if os.path.exists(stale):
+        os.remove(stale)
     write_file(os.path.join(out_dir, 'search-index.js'), 'window.BOOK_SEARCH_INDEX = ' + index + ';\n')
     return len(entries)
 

@@ -274,6 +274,9 @@ class ReaderTest(Workspace):
         for e in code:
             self.assertIn('id="%s"' % e['a'], self.read(e['p']))
         self.assertIn('minisearch.js', self.read('book.js'))
+        self.assertEqual([e['t'] for e in entries if e['k'] != 'h' and len(e['t'].strip()) < 25
+                          and not (e['k'] == 'p' and e.get('x'))], [], 'no table cell ("1", "rung") indexed on its own')
+        self.assertFalse(os.path.exists(os.path.join(self.out, 'search-index.json')), 'nothing reads it')
 
     def test_apparatus_folds_and_the_rest_does_not(self):
         page = self.read('3.1-reduction.html')
