@@ -368,3 +368,30 @@
     });
   });
 })();
+
+// ---- Keys between chapters: ← and → open the previous and the next chapter (the template's
+// <link rel="prev"/"next">), unless the reader is typing (an input, a text area, an editable
+// element) or holds a modifier (Alt+← is the browser's Back). Kept apart from the search above.
+(function () {
+  'use strict';
+
+  function typing(el) {
+    if (!el) return false;
+    var tag = el.tagName;
+    return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable;
+  }
+
+  function chapterKeys(event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (typing(event.target) || typing(document.activeElement)) return;
+    var at = document.activeElement;   // a frame that scrolls sideways keeps its arrows
+    if (at && at.closest && at.closest('pre, .table-scroll, .roofline-key, .search-results')) return;
+    var rel = event.key === 'ArrowLeft' ? 'prev' : event.key === 'ArrowRight' ? 'next' : '';
+    var link = rel && document.querySelector('link[rel="' + rel + '"]');
+    if (!link) return;
+    event.preventDefault();
+    window.location.href = link.href;
+  }
+
+  document.addEventListener('keydown', chapterKeys);
+})();

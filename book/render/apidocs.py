@@ -40,7 +40,10 @@ def mainpage(chapters, src_dir):
         folder = os.path.join(src_dir, chapter['src']) if chapter['src'] else ''
         if not folder or not os.path.isdir(folder):
             continue
-        lines.append('## <a href="../%s.html">%s %s</a>' % (chapter['basename'], chapter['id'], chapter['title']))
+        # an HTML heading, not a Markdown one: Doxygen escapes the HTML of a "##" title, so the
+        # page showed the link's markup as text
+        lines.append('<h2 class="chapter"><a href="../%s.html">%s %s</a></h2>'
+                     % (html.escape(chapter['basename']), html.escape(chapter['id']), html.escape(chapter['title'])))
         lines.append('')
         for name in sorted(os.listdir(folder)):
             if name.endswith(DOCUMENTED):

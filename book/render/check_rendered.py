@@ -16,7 +16,14 @@ Errors (exit 1), each naming the page:
     page of DIR (chapters and index) in a 390 x 844 px screen; the document must be no wider than
     the screen (no sideways scrolling: what is wider scrolls in a frame of its own), the page must
     not hide its overflow (overflow-x hidden or clip on html or body) to get there, and a
-    chapter's title must start on the first screen (the contents fold away above it).
+    chapter's title must start on the first screen (the contents fold away above it); the
+    search field, focused, must open at least SEARCH_MIN px wide and stay on the screen. Every
+    page is laid out again on a 320 x 568 px screen, which it must fit too;
+  - a page (print.html aside) with other than one <h1>, or a section heading (h2-h4 with an id)
+    without its self-link (a.self-link, the ¶ that book/render/pages.py adds);
+  - a colour pair of style.css under 4.5:1 in the light or the dark palette (a code comment on
+    the code's background, every other code token colour on it, a chapter's green number, the
+    text, muted text, a link on the page);
   - (unless --no-browser) search that does not work: in headless Chromium, from file://, each
     query of search_queries() (a heading's word, a code identifier, a word with a curly
     apostrophe typed with a straight one, a symbol with an underscore, a Greek letter and its
@@ -56,6 +63,8 @@ CHUNK_REF = re.compile(r'<<[^<>\n]{1,80}>>')
 TEXT_SKIP = {'pre', 'code', 'script', 'style', 'math'}
 BROWSERS = ['chromium', 'chromium-browser', 'google-chrome']
 PHONE = (390, 844)   # CSS px: a phone's screen (iPhone 12 to 15), where the book must not scroll sideways
+SMALL_PHONE = (320, 568)   # CSS px: the narrowest phone still sold (iPhone SE 1st generation): no sideways scroll either
+SEARCH_MIN = 120     # CSS px: the search field, once focused on a phone, is at least this wide
 
 # Runs in a page that holds each page of the book in a phone-sized <iframe>; writes what it found,
 # as JSON, into the page, for Chromium's --dump-dom. For a page wider than the screen it names the
@@ -83,7 +92,17 @@ function measure(frame) {
   }
   if (doc.body) walk(doc.body, []);
   var title = doc.querySelector('h1.title');
+  // the search field, focused (as a tap or "/" does): how wide it opens, and whether it stays on
+  // the screen
+  var input = doc.getElementById('search'), field = null;
+  if (input) {
+    input.focus();
+    var r = input.getBoundingClientRect();
+    field = { width: Math.round(r.width), left: Math.round(r.left), right: Math.round(r.right) };
+    input.blur();
+  }
   return {
+    search: field,
     width: root.scrollWidth, screen: limit,
     hidden: [root, doc.body].filter(Boolean).map(function (el) {
       var x = win.getComputedStyle(el).overflowX;
@@ -203,11 +222,20 @@ class Page(html.parser.HTMLParser):
         self.text, self.stack, self.skip = [], [], 0
         self.pres, self.with_button = [], set()   # containers (stack positions' serials)
         self.serial = 0
+        self.h1 = 0
+        self.headings, self.heading = [], None   # [id, has a self-link] of each h2-h4 with an id
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         classes = (a.get('class') or '').split()
         self.classes.update(classes)
+        if tag == 'h1':
+            self.h1 += 1
+        if tag in ('h2', 'h3', 'h4') and a.get('id'):
+            self.heading = [a['id'], False]
+            self.headings.append(self.heading)
+        if tag == 'a' and self.heading and 'self-link' in classes and a.get('href') == '#' + self.heading[0]:
+            self.heading[1] = True
         if a.get('id'):
             self.ids.add(a['id'])
         if tag == 'a' and a.get('name'):
@@ -233,6 +261,8 @@ class Page(html.parser.HTMLParser):
         return None
 
     def handle_endtag(self, tag):
+        if tag in ('h2', 'h3', 'h4'):
+            self.heading = None
         for i in range(len(self.stack) - 1, -1, -1):
             if self.stack[i][0] == tag:
                 for closed, _, _ in self.stack[i:]:
@@ -301,6 +331,74 @@ def check_text(name, page, errors, warnings):
         warnings.append('%s: has values "not yet measured" (run make measure on a GPU)' % name)
     if 'claim-broken' in page.classes:
         warnings.append('%s: has a claim that no longer holds on this GPU' % name)
+
+
+def check_headings(name, page, errors):
+    """A page has one <h1> (its title), and each section heading links to itself (a ¶)."""
+    if page.h1 != 1:
+        errors.append('%s: %d <h1> elements, not one: the title alone is the <h1> (a chapter\'s own '
+                      'first "# " heading must equal its front matter\'s title: book/render/code_blocks.lua '
+                      'drops it)' % (name, page.h1))
+    bare = [h for h, linked in page.headings if not linked]
+    if bare:
+        errors.append('%s: %d heading(s) without a self-link (a.self-link, book/render/pages.py), e.g. #%s'
+                      % (name, len(bare), bare[0]))
+
+
+# The colour pairs of book/style.css that must read as text, in each palette: (text, background).
+CONTRAST_PAIRS = [('--t-com', '--code-bg', 'a code comment'), ('--accent-text', '--bg', 'a chapter\'s number'),
+                  ('--fg', '--bg', 'the text'), ('--muted', '--bg', 'muted text'), ('--link', '--bg', 'a link')]
+CONTRAST_MIN = 4.5   # WCAG AA for body text
+
+
+def luminance(hex_colour):
+    h = hex_colour.lstrip('#')
+    if len(h) == 3:
+        h = ''.join(c * 2 for c in h)
+    def channel(v):
+        v /= 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(int(h[i:i + 2], 16)) for i in (0, 2, 4))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b):
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def palettes(css):
+    """{'light': {var: #hex}, 'dark': {...}}: the :root block and the data-theme="dark" block."""
+    found = {}
+    for theme, selector in (('light', r':root\s*\{'), ('dark', r':root\[data-theme="dark"\]\s*\{')):
+        block = re.search(selector + r'(.*?)\}', css, re.S)
+        if block:
+            found[theme] = dict(re.findall(r'(--[\w-]+)\s*:\s*(#[0-9a-fA-F]{3,6})\b', block.group(1)))
+    return found
+
+
+def check_contrast(root, errors):
+    """Each pair of CONTRAST_PAIRS at least CONTRAST_MIN:1 in both palettes of style.css."""
+    try:
+        with open(os.path.join(root, 'style.css'), encoding='utf-8') as f:
+            css = f.read()
+    except OSError:
+        return {}
+    ratios = {}
+    for theme, colours_ in sorted(palettes(css).items()):
+        tokens = [(v, '--code-bg', 'a code token (%s)' % v) for v in sorted(colours_)
+                  if v.startswith('--t-') and v != '--t-com']
+        for fg, bg, what in CONTRAST_PAIRS + tokens:
+            if fg not in colours_ or bg not in colours_:
+                errors.append('style.css: the %s palette lacks %s or %s (%s)' % (theme, fg, bg, what))
+                continue
+            ratio = contrast(colours_[fg], colours_[bg])
+            ratios[(theme, fg)] = ratio
+            if ratio < CONTRAST_MIN:
+                errors.append('style.css: %s (%s %s on %s %s) has contrast %.2f:1 in the %s theme, under %.1f:1; '
+                              'darken it in book/style.css' % (what, fg, colours_[fg], bg, colours_[bg], ratio,
+                                                              theme, CONTRAST_MIN))
+    return ratios
 
 
 def check_code(name, page, errors):
@@ -441,11 +539,11 @@ def find_browser():
     return browser
 
 
-def measure_on_phone(browser, root, names):
+def measure_on_phone(browser, root, names, screen=PHONE):
     """{page: what PHONE_SCRIPT found} for each page of root, laid out in a phone-sized frame.
     One Chromium for all the pages: a page of iframes (file:// frames may be read from it only
     with --allow-file-access-from-files; the window itself may not be narrower than 500 px)."""
-    width, height = PHONE
+    width, height = screen
     frames = ''.join('<iframe data-page="%s" src="%s" style="width:%dpx;height:%dpx;border:0"></iframe>\n'
                      % (html.escape(n), html.escape(urllib.parse.urljoin('file:', urllib.request.pathname2url(
                          os.path.abspath(os.path.join(root, n))))), width, height) for n in names)
@@ -495,10 +593,10 @@ def check_desktop_code(browser, root, pages, errors):
     return sum((results.get(n) or {}).get('blocks', 0) for n in pages)
 
 
-def check_phone(browser, root, pages, chapters, errors):
-    width, height = PHONE
+def check_phone(browser, root, pages, chapters, errors, screen=PHONE):
+    width, height = screen
     try:
-        found = measure_on_phone(browser, root, pages)
+        found = measure_on_phone(browser, root, pages, screen)
     except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
         errors.append('the phone-width check could not run: %s' % e)
         return {}
@@ -514,7 +612,12 @@ def check_phone(browser, root, pages, chapters, errors):
         if m['hidden']:
             errors.append('%s: hides what is wider than the screen (%s) instead of fitting a phone'
                           % (name, ', '.join(m['hidden'])))
-        if name in chapters and m['title'] is not None and m['title'] >= height:
+        field = m.get('search')
+        if screen == PHONE and field and (field['width'] < SEARCH_MIN or field['left'] < 0 or field['right'] > width):
+            errors.append('%s: on a %d px phone screen the focused search field is %d px wide (from %d to %d px), '
+                          'under %d px or off the screen: typed text would not show (book/style.css, the '
+                          'phone header)' % (name, width, field['width'], field['left'], field['right'], SEARCH_MIN))
+        if screen == PHONE and name in chapters and m['title'] is not None and m['title'] >= height:
             errors.append('%s: the title starts %d px down on a %d x %d px phone screen, below the first screen '
                           '(fold the contents away)' % (name, m['title'], width, height))
     return found
@@ -651,22 +754,31 @@ def main(argv):
         check_links(root, name, page, errors)
         check_text(name, page, errors, warnings)
         check_code(name, page, errors)
+        if name != 'print.html':   # the whole book on one page: a <h1> per chapter
+            check_headings(name, page, errors)
         if name in chapters and 'hwbox' not in page.classes:
             errors.append('%s: no dated hardware box (class hwbox)' % name)
     if os.path.exists(os.path.join(root, 'index.html')):
         linked = {urllib.parse.urlsplit(t).path for _, _, t in parse(os.path.join(root, 'index.html')).links}
         errors += ['index.html: no link to %s' % c for c in chapters if c not in linked]
     check_files(root, chapters, errors)
+    ratios = check_contrast(root, errors)
+    if ratios:
+        print('check-rendered: contrast in the light theme: a code comment %.2f:1, a chapter\'s number %.2f:1'
+              % (ratios.get(('light', '--t-com'), 0), ratios.get(('light', '--accent-text'), 0)))
     check_print(root, [c for c in chapters if os.path.exists(os.path.join(root, c))], errors)
     present = [c for c in chapters if os.path.exists(os.path.join(root, c))]
     if not args.no_browser and present:
         browser = find_browser()
         check_screenshots(browser, root, present[0], errors)
-        widths = check_phone(browser, root, pages, chapters, errors)
-        if widths:
-            widest = max(widths, key=lambda n: widths[n].get('width', 0))
-            print('check-rendered: on a %d px phone screen the widest page is %s, %s px'
-                  % (PHONE[0], widest, widths[widest].get('width', '?')))
+        for screen in (PHONE, SMALL_PHONE):
+            widths = check_phone(browser, root, pages, chapters, errors, screen)
+            if widths:
+                widest = max(widths, key=lambda n: widths[n].get('width', 0))
+                fields = [w['search']['width'] for w in widths.values() if w.get('search')]
+                print('check-rendered: on a %d px phone screen the widest page is %s, %s px; the focused search '
+                      'field at least %s px wide' % (screen[0], widest, widths[widest].get('width', '?'),
+                                                     min(fields) if fields else '?'))
         blocks = check_desktop_code(browser, root, [p for p in pages if p != 'print.html'], errors)
         print('check-rendered: at %d px, %d code block(s) of at most 100 columns checked for sideways scrolling'
               % (DESKTOP[0], blocks))

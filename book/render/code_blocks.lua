@@ -248,10 +248,16 @@ function Table(table)
 end
 
 -- The template prints the chapter's title; drop the chapter's own copy of it if it opens the text.
+-- Pandoc's smart typography curls the heading's apostrophes and quotes (Hopper's becomes
+-- Hopper’s) but not the metadata's title, so both are compared with straight ones.
+local function straight(s)
+  return (s:gsub('\u{2019}', "'"):gsub('\u{2018}', "'"):gsub('\u{201C}', '"'):gsub('\u{201D}', '"'))
+end
+
 function Pandoc(doc)
   local first = doc.blocks[1]
   if first and first.t == 'Header' and first.level == 1 and chapter_title ~= ''
-      and pandoc.utils.stringify(first) == chapter_title then
+      and straight(pandoc.utils.stringify(first)) == straight(chapter_title) then
     doc.blocks:remove(1)
   end
   return doc

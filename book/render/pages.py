@@ -129,6 +129,23 @@ BLOCK_NAME = re.compile(r'<div class="code-head"><span class="code-name [a-z]+">
 CHUNK_HEAD_ID = re.compile(r'<div class="sourceCode" id="([^"]+)"')
 
 
+# A section heading as Pandoc writes it: <h2 id="name">...</h2> (h2 to h4; the contents' own
+# list links to the same ids). The lazy body stops at the heading's first closing tag.
+HEADING = re.compile(r'(<h([2-4])\b[^>]*\bid="([^"]+)"[^>]*>)(.*?)(</h\2>)', re.S)
+
+
+def link_self(page):
+    """Each section heading ends in a link to itself (the ¶ comes from the stylesheet, so a
+    heading's text, which the search index and the contents read, stays the heading's)."""
+    def add(match):
+        start, _, name, body, end = match.groups()
+        if 'class="self-link"' in body:
+            return match.group(0)
+        return '%s%s<a class="self-link" href="#%s" aria-label="Link to this section"></a>%s' % (
+            start, body, name, end)
+    return HEADING.sub(add, page)
+
+
 def render_chapter(book_title, chapters, i, download, api_map_file, out_dir, salt=None):
     chapter = chapters[i]
     target = os.path.join(out_dir, page_name(chapter))
@@ -145,7 +162,7 @@ def render_chapter(book_title, chapters, i, download, api_map_file, out_dir, sal
                       'BOOK_CODE_CACHE': cache_dir, 'BOOK_CODE_SALT': salt or code_salt()},
                chapter['markdown'])
     with open(target + '.new', encoding='utf-8') as f:
-        page = link_chunks(fill_code_cache(f.read(), cache_dir))
+        page = link_self(link_chunks(fill_code_cache(f.read(), cache_dir)))
     with open(target + '.new', 'w', encoding='utf-8') as f:
         f.write(page)
     os.replace(target + '.new', target)
@@ -161,5 +178,9 @@ def render_index(book_title, chapters, extras, records_dir, out_dir, work_dir):
                 '--metadata', 'pagetitle=' + book_title,
                 '--variable', 'book-title=' + html.escape(book_title),
                 '--variable', 'chapter-title=Contents', '--output', target + '.new'], {}, 'the index')
+    with open(target + '.new', encoding='utf-8') as f:
+        page = link_self(f.read())
+    with open(target + '.new', 'w', encoding='utf-8') as f:
+        f.write(page)
     os.replace(target + '.new', target)
     return target

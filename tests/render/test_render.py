@@ -3,8 +3,9 @@
 temporary folder outside the repository. Classes are run as separate ctest tests:
   RenderTest       pages, code blocks, copy text, search, downloads, API links, incremental runs
   CheckTest        check-rendered passes on the fixture and catches each kind of damage
-  ScreenshotTest   check-rendered with Chromium: no blank page, every page fits a 390 px phone
-                   (exit 77: skipped where Chromium is absent)
+  ScreenshotTest   check-rendered with Chromium: no blank page, every page fits a 390 and a 320 px
+                   phone with a usable search field; ← → between chapters (exit 77: skipped
+                   where Chromium is absent)
   DownloadTest     a chapter's download unpacks and builds with cmake + nvcc (77 without nvcc)
   ReaderTest       search documents and the vendored library, folded apparatus, chapter and chunk
                    links, the theme switch, the print view, the front page
@@ -187,7 +188,34 @@ class RenderTest(Workspace):
     def test_api_pages_link_back_to_the_chapter(self):
         api = self.read('api', 'reduce_8cu.html')
         self.assertIn('href="../3.1-reduction.html"', api)
-        self.assertIn('href="../3.1-reduction.html"', self.read('api', 'index.html'))
+        index = self.read('api', 'index.html')
+        self.assertIn('<a href="../3.1-reduction.html">3.1 A reduction in three levels</a>', index)
+        self.assertNotIn('&lt;a href=', index, 'the main page\'s chapter links printed as text')
+
+    def test_headings_link_to_themselves(self):
+        page = self.read('3.1-reduction.html')
+        self.assertRegex(page, r'<h2 id="the-first-version">The first version<a class="self-link" '
+                               r'href="#the-first-version" aria-label="Link to this section"></a></h2>')
+        self.assertIn('<a href="#the-first-version"', page, 'the contents link the heading')
+        self.assertNotIn('¶', self.read('search-index.json'), 'the ¶ is the stylesheet\'s, not the text\'s')
+
+    def test_a_title_with_an_apostrophe_is_printed_once(self):
+        # Pandoc curls the heading's apostrophe (smart typography), not the front matter's
+        for name, old, new in (('book.json', '"A reduction in three levels"', '"A reduction\'s three levels"'),
+                               ('3.1-reduction.md', 'title: "A reduction in three levels"',
+                                'title: "A reduction\'s three levels"'),
+                               ('3.1-reduction.md', '# A reduction in three levels', "# A reduction's three levels")):
+            path = os.path.join(self.woven, name)
+            with open(path, encoding='utf-8') as f:
+                text = f.read()
+            self.assertIn(old, text)
+            with open(path, 'w', encoding='utf-8') as f:
+                f.write(text.replace(old, new))
+        done = render(self.out, self.woven)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        page = self.read('3.1-reduction.html')
+        self.assertEqual(page.count('<h1'), 1, 'the chapter\'s own "# " title is dropped')
+        self.assertRegex(page, r'<h1 class="title">.*A reduction(&#x27;|&#39;|\')s three levels</h1>')
 
     def test_search_index_has_headings_and_paragraphs(self):
         index = self.read('search-index.js')
@@ -459,6 +487,23 @@ class CheckTest(Workspace):
         self.damage('A-bench.html', 'class="hwbox"', 'class="plainbox"')
         self.assertCheckFails('no dated hardware box')
 
+    def test_a_second_title_is_caught(self):
+        self.damage('3.1-reduction.html', '<h2 id="the-first-version">', '<h1>Again</h1><h2 id="the-first-version">')
+        self.assertCheckFails('3.1-reduction.html: 2 <h1> elements, not one')
+
+    def test_a_heading_without_its_self_link_is_caught(self):
+        self.damage('3.1-reduction.html', '<a class="self-link" href="#the-ladder"', '<a class="other" href="#the-ladder"')
+        self.assertCheckFails('3.1-reduction.html: 1 heading(s) without a self-link')
+
+    def test_faint_code_comments_are_caught(self):
+        done = check(self.out, '--no-screenshot')
+        self.assertRegex(done.stdout, r'contrast in the light theme: a code comment (\d+\.\d+):1')
+        self.assertGreaterEqual(float(re.search(r'a code comment (\d+\.\d+):1', done.stdout).group(1)), 4.5)
+        self.damage('style.css', '--t-com: #57606a;', '--t-com: #6e7781;')   # the review's 4.27:1
+        self.assertCheckFails('a code comment (--t-com #6e7781 on --code-bg #f6f8fa) has contrast 4.27:1 in the light theme')
+        self.damage('style.css', '--accent-text: #4d7a00;', '--accent-text: #76b900;')
+        self.assertCheckFails("a chapter's number (--accent-text #76b900 on --bg #fdfcf9) has contrast 2.35:1")
+
 
 class ScreenshotTest(Workspace):
     def check_in_browser(self):
@@ -476,6 +521,60 @@ class ScreenshotTest(Workspace):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertRegex(done.stdout, r'on a 390 px phone screen the widest page is \S+, (\d+) px')
         self.assertLessEqual(int(re.search(r'widest page is \S+, (\d+) px', done.stdout).group(1)), 390)
+        small = re.search(r'on a 320 px phone screen the widest page is \S+, (\d+) px; the focused search field '
+                          r'at least (\d+) px', done.stdout)
+        self.assertIsNotNone(small, done.stdout)
+        self.assertLessEqual(int(small.group(1)), 320)
+
+    def test_arrow_keys_open_the_next_chapter_but_not_while_typing(self):
+        browser = next((b for b in ('chromium', 'chromium-browser', 'google-chrome') if shutil.which(b)), None)
+        if not browser:
+            self.skipTest('Chromium is not installed')
+        page = 'file://' + os.path.abspath(os.path.join(self.out, '3.1-reduction.html'))
+        # two frames of the chapter: → on the page, and → in the search field
+        probe = os.path.join(self.work, 'keys.html')
+        with open(probe, 'w') as f:
+            f.write("""<!DOCTYPE html><html><body><iframe id="page" src="%s"></iframe><iframe id="field" src="%s"></iframe>
+<script>
+var out = {}, frames = 0;
+function report(name, frame) {
+  setTimeout(function () {
+    out[name] = frame.contentWindow.location.pathname.split('/').pop();
+    if (++frames === 2) { var p = document.createElement('pre'); p.id = 'keys'; p.textContent = JSON.stringify(out);
+      document.body.appendChild(p); }
+  }, 1500);
+}
+function press(name, target) {
+  var frame = document.getElementById(name);
+  frame.addEventListener('load', function once() {
+    frame.removeEventListener('load', once);
+    var el = target(frame.contentDocument);
+    if (el.focus) el.focus();
+    el.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+    report(name, frame);
+  });
+}
+press('page', function (d) { return d; });
+press('field', function (d) { return d.getElementById('search'); });
+</script></body></html>""" % (page, page))
+        with tempfile.TemporaryDirectory() as profile:
+            done = subprocess.run([browser, '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
+                                   '--disable-background-networking', '--allow-file-access-from-files',
+                                   '--user-data-dir=' + profile, '--virtual-time-budget=8000', '--dump-dom',
+                                   'file://' + probe], capture_output=True, text=True, timeout=120)
+        found = re.search(r'<pre id="keys">(.*?)</pre>', done.stdout)
+        self.assertIsNotNone(found, done.stderr[-500:])
+        self.assertIn('"page":"A-bench.html"', html.unescape(found.group(1)), '→ opens the next chapter')
+        self.assertIn('"field":"3.1-reduction.html"', html.unescape(found.group(1)), '→ in the search field stays')
+
+    def test_a_search_field_too_narrow_to_type_in_is_caught(self):
+        # the review's phone header: the field squeezed to 33 px, its text invisible
+        with open(os.path.join(self.out, 'style.css'), 'a') as f:
+            f.write('\n@media (max-width: 40rem) { .search, .search:focus-within { position: static !important; '
+                    'flex: 0 0 33px !important; transform: none !important; } }\n')
+        done = self.check_in_browser()
+        self.assertEqual(done.returncode, 1, done.stdout)
+        self.assertRegex(done.stderr, r'on a 390 px phone screen the focused search field is \d+ px wide')
 
     def test_search_works_from_file_urls_and_marks_on_arrival(self):
         done = self.check_in_browser()
