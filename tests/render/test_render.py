@@ -197,7 +197,7 @@ class RenderTest(Workspace):
         self.assertRegex(page, r'<h2 id="the-first-version">The first version<a class="self-link" '
                                r'href="#the-first-version" aria-label="Link to this section"></a></h2>')
         self.assertIn('<a href="#the-first-version"', page, 'the contents link the heading')
-        self.assertNotIn('¶', self.read('search-index.json'), 'the ¶ is the stylesheet\'s, not the text\'s')
+        self.assertNotIn('¶', self.read('search-index.js'), 'the ¶ is the stylesheet\'s, not the text\'s')
 
     def test_a_title_with_an_apostrophe_is_printed_once(self):
         # Pandoc curls the heading's apostrophe (smart typography), not the front matter's
