@@ -53,6 +53,12 @@ TermValue Scope::machine_term(const Term& term) const {
     return out;
   }
   const Machine& m = *store_.machine;
+  if (auto it = m.not_run.find(term.quantity); it != m.not_run.end()) {
+    out.value = {
+        Value::State::unmeasured, 0, {}, it->second.status + " on this GPU: " + it->second.reason};
+    out.value.not_run = true;
+    return out;
+  }
   if (auto it = m.ceilings.find(term.quantity); it != m.ceilings.end()) {
     out.value = it->second.unit.known ? statistic_of(it->second, term.statistic)
                                       : no_unit(term.text(), m.file);

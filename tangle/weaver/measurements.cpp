@@ -109,6 +109,20 @@ Machine read_machine(const nlohmann::json& j, const std::string& shown, Diagnost
   }
   for (const auto& [name, value] : ceilings->items()) {
     std::string error;
+    if (value.is_object() && value.contains("status")) {  // skipped or failed on this GPU
+      const nlohmann::json reason = value.value("reason", nlohmann::json());
+      const nlohmann::json& status = value["status"];
+      if (status.is_string() && (status == "skipped" || status == "failed") && reason.is_string() &&
+          !reason.get<std::string>().empty())
+        m.not_run[name] = {status.get<std::string>(), reason.get<std::string>()};
+      else
+        diagnostics.error(shown, 0,
+                          "ceiling '" + name +
+                              "': a ceiling without numbers is {\"status\": \"skipped\" or "
+                              "\"failed\", \"reason\": \"...\"}; make measure writes records: "
+                              "run it again for chapter A");
+      continue;
+    }
     auto q = read_quantity(value, error, name);
     if (!q)
       diagnostics.error(shown, 0, "ceiling '" + name + "': " + error);

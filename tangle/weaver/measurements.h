@@ -47,6 +47,8 @@ struct Machine {
   std::string gpu, date, sources_sha256;
   nlohmann::json context = nlohmann::json::object();
   std::map<std::string, Quantity> ceilings;
+  // ceilings whose benchmark this GPU skipped or failed (the wgmma rate off Hopper): why
+  std::map<std::string, NotRun> not_run;
   bool stale = false;  // the harness's code changed since (set by weave_book, not by the loader)
 };
 

@@ -183,6 +183,35 @@ TEST(Gpus, CountersAnotherGpuDidNotRecordAreNotCountedThere) {
   EXPECT_EQ(book.weave_with(woven_for("")).status, 2);
 }
 
+TEST(Gpus, ACeilingAnotherGpuSkippedSaysWhy) {
+  // machine.json of a GPU that lacks an instruction (wgmma off Hopper): the ceiling is kept as
+  // {"status", "reason"}, and what is priced against it says why, beside the reference's value.
+  FixtureBook book;
+  const std::string reference = kFolder + "testgpu/machine.json";
+  nlohmann::json r = nlohmann::json::parse(book.read(reference));
+  r["ceilings"]["wgmma_rate"] = {
+      {"median", 9.5e14}, {"min", 9.4e14}, {"max", 9.6e14}, {"n", 10}, {"unit", "FLOP/s"}};
+  book.write(reference, r.dump(2));
+  copy_gpu(book, "othergpu", "Other GPU", [](nlohmann::json&) {});
+  const std::string machine = kFolder + "othergpu/machine.json";
+  nlohmann::json j = nlohmann::json::parse(book.read(machine));
+  j["ceilings"]["wgmma_rate"] = {
+      {"status", "skipped"}, {"reason", "bench/wgmma_rate@2048: needs sm_90a, this GPU is 8.9"}};
+  book.write(machine, j.dump(2));
+  book.replace("chapters/1-alpha.md", "An opening paragraph before the box.",
+               "The dense rate: [machine : wgmma_rate]{.m}.");
+  auto run = book.weave_with(woven_for("othergpu"));
+  ASSERT_EQ(run.status, 0) << run.printed;
+  std::string alpha = book.outputs()["1-alpha.md"];
+  EXPECT_TRUE(contains(alpha,
+                       "[skipped on this GPU: bench/wgmma_rate@2048: needs sm_90a, this GPU "
+                       "is 8.9]{.unmeasured .not-run"))
+      << alpha;
+  j["ceilings"]["wgmma_rate"] = {{"status", "lost"}, {"reason", ""}};  // not what measure.py writes
+  book.write(machine, j.dump(2));
+  EXPECT_EQ(book.weave_with(woven_for("othergpu")).status, 2);
+}
+
 TEST(Gpus, StrictFailsOnSkippedResultsOnlyOnTheReference) {
   FixtureBook book;
   three_gpus(book);
