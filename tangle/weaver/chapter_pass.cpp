@@ -1,21 +1,13 @@
 #include "chapter_pass.h"
 
 #include <algorithm>
-#include <regex>
 
 #include "box.h"
+#include "line_shapes.h"
 #include "spans.h"
 
 namespace weave {
 namespace {
-
-// The directives the weaver expands; everything else that starts with ::: is a Pandoc div.
-const std::regex box_directive(R"(^\s*:::+\s*box\s*:::+\s*$)");
-const std::regex symbols_directive(R"(^\s*:::+\s*symbols-table\s*:::+\s*$)");
-const std::regex div_close(R"(^\s*:::+\s*$)");
-const std::regex div_open(R"(^\s*:::+\s*\S.*$)");
-const std::regex fence_open(R"(^ {0,3}(`{3,}|~{3,}).*$)");
-const std::regex heading(R"(^#{1,6}\s.*)");
 
 // A closing fence: the opening's character, at least as many, nothing after but spaces.
 bool closes_fence(const std::string& text, const std::string& fence) {
@@ -137,8 +129,7 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
 
   bool wants_box = true;  // every page has its box: at least the GPU, the date and the versions
   bool has_directive = false;
-  for (const auto& l : chapter.lines)
-    has_directive = has_directive || std::regex_match(l, box_directive);
+  for (const auto& l : chapter.lines) has_directive = has_directive || is_directive(l, "box");
   bool box_done = false;
   std::vector<std::string> lines;
   auto emit_box = [&] {
@@ -167,7 +158,7 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
       !has_directive) {  // after the first heading, or at the top of a body without one
     bool any_heading = false;
     for (size_t i = first; i < chapter.lines.size(); ++i)
-      any_heading = any_heading || std::regex_match(chapter.lines[i], heading);
+      any_heading = any_heading || is_heading(chapter.lines[i]);
     if (!any_heading) {
       emit_box();
       lines.push_back("");
@@ -176,7 +167,6 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
   for (size_t i = first; i < chapter.lines.size(); ++i) {
     const std::string& text = chapter.lines[i];
     int n = static_cast<int>(i) + 1;
-    std::smatch m;
     if (!fence.empty()) {
       lines.push_back(text);
       if (closes_fence(text, fence)) fence.clear();
@@ -184,7 +174,7 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
     }
     size_t start = text.find_first_not_of(" \t");
     bool prose = start != std::string::npos && text.compare(start, 3, ":::") != 0 &&
-                 !std::regex_match(text, fence_open) && !std::regex_match(text, heading);
+                 fence_opening(text).empty() && !is_heading(text);
     if (prose) {
       for (const OpenDiv& d : divs)
         if (d.claim >= 0)
@@ -194,16 +184,16 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
       continue;
     }
     flush();
-    if (std::regex_match(text, m, fence_open)) {
-      fence = m[1];
+    if (std::string run = fence_opening(text); !run.empty()) {
+      fence = run;
       fence_line = n;
       lines.push_back(text);
-    } else if (std::regex_match(text, box_directive)) {
+    } else if (is_directive(text, "box")) {
       if (box_done)
         diagnostics.error(file, n, "a second ::: box ::: (a chapter has one box)");
       else
         emit_box();
-    } else if (std::regex_match(text, symbols_directive)) {
+    } else if (is_directive(text, "symbols-table")) {
       auto table =
           render_symbols_table(*book.symbols, book.symbol_users, scope, file, n, diagnostics);
       lines.insert(lines.end(), table.begin(), table.end());
@@ -211,7 +201,7 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
       out.claims.push_back(check_claim(text, fm.id, file, n, scope, diagnostics, beside));
       divs.push_back({n, static_cast<int>(out.claims.size()) - 1});
       lines.push_back(claim_opening(out.claims.back()));
-    } else if (std::regex_match(text, div_close)) {
+    } else if (is_div_close(text)) {
       if (divs.empty()) {
         diagnostics.error(file, n,
                           "this ::: closes a div that was never opened: remove it, or open one "
@@ -227,10 +217,10 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
       }
       divs.pop_back();
       lines.push_back(text);
-    } else if (std::regex_match(text, div_open)) {
+    } else if (is_div_open(text)) {
       divs.push_back({n});
       lines.push_back(text);
-    } else if (std::regex_match(text, heading)) {
+    } else if (is_heading(text)) {
       paragraph = text;
       paragraph_line = n;
       flush();

@@ -1,8 +1,7 @@
 #include "claims.h"
 
-#include <regex>
-
 #include "format.h"
+#include "line_shapes.h"
 #include "spans.h"
 
 namespace weave {
@@ -31,10 +30,7 @@ const char* status_name(ClaimResult::Status status) {
   return "";
 }
 
-bool opens_claim(const std::string& line) {
-  static const std::regex claim(R"(^\s*:::+\s*\{[^}]*\.claim(\s|\}).*)");
-  return std::regex_match(line, claim);
-}
+bool opens_claim(const std::string& line) { return is_claim_opening(line); }
 
 namespace {
 
@@ -54,14 +50,14 @@ ClaimResult check_claim(const std::string& opening, const std::string& chapter_i
   c.chapter_id = chapter_id;
   c.file = file;
   c.line = line;
-  static const std::regex expr_attribute(R"re(expr="([^"]*)")re");
-  std::smatch m;
-  if (!std::regex_search(opening, m, expr_attribute)) {
+  const size_t open = opening.find("expr=\"");
+  const size_t close = open == std::string::npos ? open : opening.find('"', open + 6);
+  if (close == std::string::npos) {
     diagnostics.error(
         file, line, "a claim needs its relation: ::: {.claim expr=\"a : time < 0.6 * b : time\"}");
     return c;
   }
-  c.expr = m[1];
+  c.expr = opening.substr(open + 6, close - open - 6);
   std::string error;
   auto expr = parse_expression(c.expr, true, error);
   if (!expr) {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "expression.h"
+#include "file_reading.h"
 
 namespace weave {
 namespace fs = std::filesystem;
@@ -304,17 +305,15 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
   std::sort(files.begin(), files.end());
   for (const auto& path : files) {
     std::string shown = (fs::path(store.folder) / path.filename()).string();
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      diagnostics.error(shown, 0,
-                        "cannot be read; check its permissions or run make measure again");
+    std::string why;
+    auto text = read_regular_file(path, why);
+    if (!text) {
+      diagnostics.error(shown, 0, why + "; remove it, or run make measure again");
       store.unreadable.push_back(shown);
       if (path.stem() == "machine") store.machine_unreadable = true;
       continue;
     }
-    std::stringstream text;
-    text << in.rdbuf();
-    add_measurement_file(store, path.stem().string(), text.str(), shown, diagnostics);
+    add_measurement_file(store, path.stem().string(), *text, shown, diagnostics);
   }
   // One folder, one GPU: a record another GPU made would put its numbers beside this GPU's
   // ceilings, under this GPU's name.
