@@ -14,6 +14,9 @@ namespace tangle {
 struct ExpandLimits {
   size_t max_bytes = size_t{1} << 28;  // a file larger than this is an error, not an out-of-memory
   int max_depth = 200;                 // references nested deeper than this are an error
+  // Lines and blocks visited for one file: chunks of empty blocks, each including the next twice,
+  // add no bytes but double the work at every level (60 levels ran for ever, tools.md C5).
+  size_t max_visits = size_t{10} << 20;
 };
 
 struct ExpandedFile {

@@ -218,5 +218,17 @@ TEST(Errors, ChapterListedTwice) {
       << result.err;
 }
 
+// tools.md C5 (row T24): 60 chunks each including the next twice, over an empty last chunk, in a
+// language without #line: 2^60 visits and no bytes, so the byte cap never tripped and the tangler
+// ran for ever. The visit cap stops it at once, at the file's block.
+TEST(Errors, ExponentialFanOutOfEmptyChunksStops) {
+  std::string text = "```{.python file=src/a/x.py}\n<<c0>>\n```\n";
+  for (int i = 0; i < 60; ++i)
+    text += "```{.python #c" + std::to_string(i) + "}\n<<c" + std::to_string(i + 1) + ">>\n<<c" +
+            std::to_string(i + 1) + ">>\n```\n";
+  text += "```{.python #c60}\n```\n";
+  expect_one_error(errors_of(text), "chapters/a.md:1", "visits more than");
+}
+
 }  // namespace
 }  // namespace tangle
