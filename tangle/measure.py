@@ -75,6 +75,8 @@ _YamlLoader.add_implicit_resolver('tag:yaml.org,2002:null', re.compile(r'^(?:~|n
                                   ['~', 'n', 'N', ''])
 _YamlLoader.add_constructor('tag:yaml.org,2002:null', lambda loader, node: None)
 
+CHAPTER_ID = re.compile(r'[A-Za-z0-9][A-Za-z0-9._-]*')
+SRC_NAME = re.compile(r'[A-Za-z0-9_][A-Za-z0-9_-]*')
 FRONT_MATTER_FENCE = re.compile(r'---[ \t]*')
 FRONT_MATTER_CLOSE = re.compile(r'(?:---|\.\.\.)[ \t]*')
 
@@ -118,6 +120,15 @@ def parse_front_matter(text, path):
                                f'value, like {key}: "text"')
     if not fields.get('id'):
         raise MeasureError(f'{path}: the front matter has no "id:"')
+    # The id names the record's file and the src the binaries run: one path component each, so
+    # that neither reaches outside --out or build/ (tools.md L1, O10).
+    if not CHAPTER_ID.fullmatch(fields['id']) or '..' in fields['id']:
+        raise MeasureError(f"{path}:{fields.lines['id']}: front matter: id {fields['id']!r} must be "
+                           'letters, digits, ".", "_" or "-" (no "..", no "/"), like id: "3.1"')
+    if fields.get('src') is not None and not SRC_NAME.fullmatch(fields['src']):
+        raise MeasureError(f"{path}:{fields.lines['src']}: front matter: src {fields['src']!r} must "
+                           'be one folder name under src/ (letters, digits, "_" or "-"), like '
+                           'src: reduce')
     return fields  # no "src:": a chapter with no code (the appendices of symbols and rebuilding)
 
 
@@ -663,11 +674,22 @@ def write_json_atomic(path, value):
 def find_binary(build, name):
     """<build>/<name>, <build>/src/<src>/<name>, or anywhere under <build>; None if absent."""
     build = Path(build)
+    inside = build.resolve()
+
+    def runnable(candidate):  # a program of this build: no link to one elsewhere (tools.md O10)
+        try:
+            candidate.resolve().relative_to(inside)
+        except ValueError:
+            return False
+        return candidate.is_file() and os.access(candidate, os.X_OK)
+
+    if '/' in name or name.startswith('.'):
+        return None
     for candidate in [build / name, build / 'src' / name.rsplit('_', 1)[0] / name]:
-        if candidate.is_file() and os.access(candidate, os.X_OK):
+        if runnable(candidate):
             return candidate
     for folder, _, files in os.walk(build):
-        if name in files and os.access(Path(folder) / name, os.X_OK):
+        if name in files and runnable(Path(folder) / name):
             return Path(folder) / name
     return None
 
@@ -785,10 +807,31 @@ class PeerSkipped(Exception):
 PEER_SKIP = 77
 
 
+def peer_path(root, script, where):
+    """A peer script's path: a tangled file under <root>/src/, never anything else (a peer named
+    /etc/passwd, or ../x.py, was run with Python: tools.md O10)."""
+    if not isinstance(script, str):
+        raise MeasureError(f'{where}: peers: each entry is a script path (a string), like '
+                           '"src/attention/sdpa_peer.py"')
+    relative = Path(script)
+    src = (Path(root) / 'src').resolve()
+    inside = not relative.is_absolute() and '..' not in relative.parts and \
+        relative.parts[:1] == ('src',)
+    if inside:
+        try:
+            (Path(root) / relative).resolve().relative_to(src)
+        except ValueError:  # a link out of src/
+            inside = False
+    if not inside:
+        raise MeasureError(f'{where}: peers: {script} is not a file under src/: a peer is a script '
+                           'a chapter tangles, like "src/attention/sdpa_peer.py"')
+    return Path(root) / relative
+
+
 def run_peer(root, script, where):
     """Google Benchmark JSON from one peer script (run with this Python). PeerSkipped when it exits
     with PEER_SKIP (its last line on stderr says why, and is printed), PeerFailed when it fails."""
-    path = Path(root) / script
+    path = peer_path(root, script, where)
     if not path.is_file():
         raise MeasureError(f'{where}: peers: names {script}, which is not a file; run make tangle')
     print(f'measure: {script} (peer)', flush=True)
@@ -927,7 +970,14 @@ def measure_chapter(root, build, out_root, chapter, front, scratch, pending, slu
     if peers:
         record['peers'] = peers  # each peer script's own context (its library versions)
     folder = Path(out_root) / (slug or gpu_slug(gpu))
+    if not (slug or gpu_slug(gpu)):  # records beside the GPU folders would hide them (tools.md O3)
+        raise MeasureError(f'{chapter}: the GPU name {gpu!r} has no letter or digit to name its '
+                           'folder; give one with --gpu-slug NAME')
     record_path = folder / f'{record["chapter"]}.json'
+    try:  # the id rule (parse_front_matter) keeps it there; this is the last guard
+        record_path.resolve().parent.relative_to(Path(out_root).resolve())
+    except ValueError:
+        raise MeasureError(f'{chapter}: its record {record_path} would lie outside {out_root}')
     pending.append((record_path, record))
     # The counters come after the timings are measured: a failing ncu costs only the counters.
     profiled = True
