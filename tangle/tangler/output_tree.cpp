@@ -1,6 +1,9 @@
 #include "output_tree.h"
 
+#include <signal.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <fstream>
@@ -69,6 +72,24 @@ std::string blocked_folder(const fs::path& root, const fs::path& path, const std
   return "cannot create the folder of " + relative + ": " + cause;
 }
 
+// Removes the temporaries a killed tangler left in `folder` (".NAME.tangle-tmp-PID" of a process
+// that is gone; tools.md Z1 found 86 MB ones kept for ever); a running tangler's stay.
+void sweep_leftovers(const fs::path& folder) {
+  const std::string mark = ".tangle-tmp-";
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(folder, error)) {
+    const std::string name = entry.path().filename().string();
+    size_t at = name.rfind(mark);
+    if (!name.starts_with(".") || at == std::string::npos) continue;
+    const std::string pid = name.substr(at + mark.size());
+    if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    std::error_code ignored;
+    if (::kill(static_cast<pid_t>(std::stol(pid)), 0) != 0 && errno == ESRCH)
+      fs::remove(entry.path(), ignored);
+  }
+}
+
 }  // namespace
 
 std::optional<OutputTree::Staged> OutputTree::stage(const std::string& relative,
@@ -81,6 +102,7 @@ std::optional<OutputTree::Staged> OutputTree::stage(const std::string& relative,
                              ": it is a folder; remove it, or name another file in the chapter");
   fs::create_directories(path.parent_path(), error);
   if (error) throw std::runtime_error(blocked_folder(root_, path, relative, error.message()));
+  if (swept_.insert(path.parent_path()).second) sweep_leftovers(path.parent_path());
   fs::path temporary = path.parent_path() / ("." + path.filename().string() + ".tangle-tmp-" +
                                              std::to_string(::getpid()));
   {

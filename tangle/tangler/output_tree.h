@@ -49,6 +49,7 @@ class OutputTree {
   // Resolving links costs a system call per folder of the path; each folder is checked once.
   mutable std::optional<std::filesystem::path> real_src_;
   mutable std::set<std::filesystem::path> folders_inside_;
+  mutable std::set<std::filesystem::path> swept_;  // folders cleared of killed runs' temporaries
 };
 
 }  // namespace tangle
