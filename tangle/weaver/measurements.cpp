@@ -327,6 +327,24 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
                               "into its GPU's folder, or measure it again here (make measure "
                               "CHAPTER=" +
                               id + ")");
+  // Without a machine.json the folder's records still name one GPU between them (tools.md O2).
+  if (!store.machine && !store.machine_unreadable) {
+    const Record* first = nullptr;
+    for (const auto& [id, record] : store.records) {
+      if (record.gpu.empty()) continue;
+      if (!first) {
+        first = &record;
+      } else if (record.gpu != first->gpu) {
+        diagnostics.error(record.file, 0,
+                          "was measured on " + record.gpu + ", but " + first->file + " on " +
+                              first->gpu +
+                              ": a GPU's folder holds that GPU's records only; move the record "
+                              "into its GPU's folder, or measure it again here (make measure "
+                              "CHAPTER=" +
+                              id + ")");
+      }
+    }
+  }
   return store;
 }
 

@@ -173,6 +173,17 @@ INSTANTIATE_TEST_SUITE_P(
                            b.read("book/chapters.txt") + "chapters/claims.md\n");
                  },
                  "chapters/claims.md: the file name claims.md is the weaver's own page"},
+        // W21 without a machine.json: the folder's records name two GPUs.
+        BadInput{"RecordsOfTwoGpusInOneFolder",
+                 [](auto& b) {
+                   std::string other = b.read(records + "1.json");
+                   other.replace(other.find("\"chapter\": \"1\""), 14, "\"chapter\": \"2\"");
+                   other.replace(other.find("\"gpu\": \"Test GPU\""), 17, "\"gpu\": \"Other GPU\"");
+                   b.write(records + "2.json", other);
+                   b.remove(records + "machine.json");
+                 },
+                 records + "2.json: error: was measured on Other GPU, but " + records +
+                     "1.json on Test GPU"},
         // W28: a NUL passed raw into the woven Markdown and the HTML.
         BadInput{"NulByte", [](auto& b) { append(b, std::string("A NUL \0 here.", 13)); },
                  last_line + "the control character 0x00 at column 7"}));
