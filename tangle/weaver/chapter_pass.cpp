@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "box.h"
+#include "code_lines.h"
 #include "line_shapes.h"
 #include "spans.h"
 
@@ -152,6 +153,7 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
     paragraph.clear();
     paragraph_line = 0;
   };
+  const std::vector<bool> code = code_lines(chapter.lines);
   size_t first = fm.present ? static_cast<size_t>(fm.body_line - 1) : 0;
   for (size_t i = 0; i < first && i < chapter.lines.size(); ++i) lines.push_back(chapter.lines[i]);
   if (wants_box &&
@@ -170,6 +172,11 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
     if (!fence.empty()) {
       lines.push_back(text);
       if (closes_fence(text, fence)) fence.clear();
+      continue;
+    }
+    if (code[i] && fence_opening(text).empty()) {  // an indented code block, an HTML comment
+      flush();
+      lines.push_back(text);
       continue;
     }
     size_t start = text.find_first_not_of(" \t");

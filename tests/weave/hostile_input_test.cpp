@@ -70,7 +70,19 @@ INSTANTIATE_TEST_SUITE_P(
                            ": time\"" +
                                std::string(200000, ' ') + "}\nFaster.\n:::");
                   },
-                  "Faster."}));
+                  "Faster."},
+        // W45, W44: code and comments are never woven (an unknown key in them is no error).
+        GoodInput{
+            "IndentedCodeBlock",
+            [](auto& b) { append(b, "Code:\n\n    [alpha/v9@1 : time]{.m}\n    ::: {.claim}"); },
+            "\n    [alpha/v9@1 : time]{.m}\n    ::: {.claim}\n"},
+        GoodInput{"IndentedCodeInAListItem",
+                  [](auto& b) { append(b, "- An item:\n\n        [alpha/v9@1 : time]{.m}"); },
+                  "\n        [alpha/v9@1 : time]{.m}\n"},
+        GoodInput{
+            "HtmlComment",
+            [](auto& b) { append(b, "<!-- [alpha/v9@1 : time]{.m}\n[nope@2 : time]{.m} -->"); },
+            "<!-- [alpha/v9@1 : time]{.m}\n[nope@2 : time]{.m} -->"}));
 
 // Inputs that are wrong: an error naming the file and line (a part of it given), exit 2, the
 // previous output intact.
