@@ -91,7 +91,10 @@ def parse_front_matter(text, path):
     if close is None:
         raise MeasureError(f'{path}:1: the front matter opened here is not closed: '
                            'end it with a line "---"')
-    loader = _YamlLoader('\n'.join(lines[1:close]) + '\n')
+    try:
+        loader = _YamlLoader('\n'.join(lines[1:close]) + '\n')
+    except yaml.YAMLError as error:  # a control character: PyYAML's reader refuses it at once
+        raise MeasureError(f'{path}:2: front matter: this is not YAML ({error})')
     try:
         root = loader.get_single_node()
         data = loader.construct_document(root) if root is not None else None
@@ -100,6 +103,11 @@ def parse_front_matter(text, path):
         line = mark.line + 2 if mark else 1
         raise MeasureError(f'{path}:{line}: front matter: expected "key: value" lines, '
                            f'this is not YAML ({error.problem})')
+    except yaml.YAMLError as error:  # a character YAML does not allow: no mark of a line
+        raise MeasureError(f'{path}:2: front matter: this is not YAML ({error})')
+    except RecursionError:  # PyYAML's composer recurses once per level (tools.md C6, row M22)
+        raise MeasureError(f'{path}:2: front matter: nested too deeply; a front matter holds '
+                           '"key: value" lines and short lists')
     finally:
         loader.dispose()
     fields = FrontMatter()
@@ -107,8 +115,10 @@ def parse_front_matter(text, path):
         data = {}
     if not isinstance(data, dict):
         raise MeasureError(f'{path}:2: front matter: expected "key: value" lines, like id: "3.1"')
-    for key_node, value_node in root.value if root is not None else []:
+    for key_node, value_node in root.value if isinstance(root, yaml.MappingNode) else []:
         key, line = key_node.value, key_node.start_mark.line + 2
+        if not isinstance(key, str) or key not in data:  # a list, or nothing (`?` alone)
+            raise MeasureError(f'{path}:{line}: front matter: a key is a plain name, like id:')
         if key in fields.lines:
             raise MeasureError(f"{path}:{line}: front matter: '{key}' is written twice "
                                f'(first on line {fields.lines[key]}): keep one')
@@ -285,6 +295,16 @@ def summarize(values, unit):
     }
 
 
+def non_negative(value, benchmark, counter, source):
+    """`value`, or a MeasureError when it is negative: every quantity of a record is finite and
+    non-negative (book/CONVENTIONS.md); the weaver would refuse the record (tools.md O7)."""
+    if value < 0:
+        raise MeasureError(f'{source}: benchmark {benchmark}: the counter {counter} is {value}, below '
+                           'zero; a time or a count is never negative: fix the benchmark. Nothing of '
+                           'this chapter was written.')
+    return value
+
+
 def finite(value, benchmark, counter, source):
     """`value`, or a MeasureError when it is NaN or infinite: Google Benchmark writes those as bare
     NaN/Infinity literals (a counter divided by a zero time or count), which no record may hold."""
@@ -355,33 +375,56 @@ def parse_benchmark_json(data, source):
         if not isinstance(run, dict):
             raise MeasureError(f'{source}: a "benchmarks" entry is not an object: {json.dumps(run)[:80]}')
         name = run.get('name', '?')
-        if run.get('error_occurred'):
-            not_measured[result_key(str(run.get('run_name', name)))] = \
-                outcomes.from_error_message(run.get('error_message', ''))
+        for field in ('name', 'run_name', 'time_unit', 'run_type', 'error_message'):
+            if field in run and not isinstance(run[field], str):
+                raise MeasureError(f'{source}: benchmark {str(name)[:80]}: "{field}" is not a string')
+        try:  # a field of the wrong type is the benchmark's error, never a traceback (tools.md C6)
+            read_run(run, name, source, samples, sampled, owners, clocks, not_measured)
+        except (TypeError, ValueError, OverflowError, AttributeError) as error:
+            raise MeasureError(f'{source}: benchmark {name}: a field is not what Google Benchmark '
+                               f'writes ({error}); fix the benchmark or its counters')
+    return summarize_runs(samples, sampled, not_measured, source), clocks
+
+
+def read_run(run, name, source, samples, sampled, owners, clocks, not_measured):
+    """One run of the benchmark JSON into the samples (parse_benchmark_json's loop body)."""
+    if run.get('error_occurred'):
+        not_measured[result_key(str(run.get('run_name', name)))] = \
+            outcomes.from_error_message(run.get('error_message', ''))
+        return
+    if run.get('run_type', 'iteration') != 'iteration':
+        return  # Google Benchmark's aggregates: the record computes its own
+    key = result_key(run.get('run_name', name))
+    owner = (run.get('family_index'), run.get('per_family_instance_index'))
+    if owners.setdefault(key, owner) != owner:
+        raise MeasureError(f'{source}: two different benchmarks give the result key {key}; '
+                           'rename one of them')
+    unit = run.get('time_unit', 'ns')
+    if unit not in TIME_UNITS or 'real_time' not in run:
+        raise MeasureError(f'{source}: benchmark {name} has no usable real_time/time_unit')
+    if 'sm_clock_mhz' in run:
+        clocks.append(float(run['sm_clock_mhz']))
+    if SAMPLED_COUNT in run:
+        for field, statistic in sampled_quantities(run, name, source).items():
+            sampled.setdefault(key, {}).setdefault(field, []).append(statistic)
+        return
+    quantities = samples.setdefault(key, {})
+    real_time = run['real_time']
+    if isinstance(real_time, bool) or not isinstance(real_time, (int, float)):
+        raise MeasureError(f'{source}: benchmark {name}: real_time {json.dumps(real_time)[:40]} is '
+                           'not a number')
+    quantities.setdefault('time', []).append(
+        non_negative(finite(real_time, name, 'real_time', source), name, 'real_time', source)
+        * TIME_UNITS[unit])
+    for field, value in run.items():
+        if field in RUN_FIELDS or isinstance(value, bool) or not isinstance(value, (int, float)):
             continue
-        if run.get('run_type', 'iteration') != 'iteration':
-            continue  # Google Benchmark's aggregates: the record computes its own
-        key = result_key(run.get('run_name', name))
-        owner = (run.get('family_index'), run.get('per_family_instance_index'))
-        if owners.setdefault(key, owner) != owner:
-            raise MeasureError(f'{source}: two different benchmarks give the result key {key}; '
-                               'rename one of them')
-        unit = run.get('time_unit', 'ns')
-        if unit not in TIME_UNITS or 'real_time' not in run:
-            raise MeasureError(f'{source}: benchmark {name} has no usable real_time/time_unit')
-        if 'sm_clock_mhz' in run:
-            clocks.append(float(run['sm_clock_mhz']))
-        if SAMPLED_COUNT in run:
-            for field, statistic in sampled_quantities(run, name, source).items():
-                sampled.setdefault(key, {}).setdefault(field, []).append(statistic)
-            continue
-        quantities = samples.setdefault(key, {})
-        quantities.setdefault('time', []).append(finite(run['real_time'], name, 'real_time', source)
-                                                 * TIME_UNITS[unit])
-        for field, value in run.items():
-            if field in RUN_FIELDS or isinstance(value, bool) or not isinstance(value, (int, float)):
-                continue
-            quantities.setdefault(field, []).append(finite(float(value), name, field, source))
+        quantities.setdefault(field, []).append(
+            non_negative(finite(float(value), name, field, source), name, field, source))
+
+
+def summarize_runs(samples, sampled, not_measured, source):
+    """The results of parse_benchmark_json from the runs read_run gathered."""
     both = sorted(set(samples) & set(sampled))
     if both:
         raise MeasureError(f'{source}: result {both[0]} has runs that took their own samples and '
@@ -395,7 +438,7 @@ def parse_benchmark_json(data, source):
         results[key] = {q: dict(pool_sampled(runs), unit=quantity_unit(q, key, source))
                         for q, runs in quantities.items()}
     results.update(not_measured)  # one repetition's error outweighs the others' times
-    return results, clocks
+    return results
 
 
 # ---------------------------------------------------------------------------------------------
