@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -63,7 +64,7 @@ std::vector<LoadedChapter> load_chapters(const Options& options, Diagnostics& di
     listed_in = kBookList;
   }
   std::vector<LoadedChapter> chapters;
-  std::set<std::string> seen;
+  std::map<std::string, std::string> seen;  // the real path -> its first spelling
   std::error_code ignored;
   const fs::path real_root = fs::weakly_canonical(root, ignored);
   for (const ListedChapter& chapter : listed) {
@@ -78,8 +79,14 @@ std::vector<LoadedChapter> load_chapters(const Options& options, Diagnostics& di
                                  "chapters/3.1-reduction.md"});
       continue;
     }
-    if (!seen.insert(chapter.path).second) {
-      diagnostics.push_back({where, chapter.line, chapter.path + " is listed twice: list it once"});
+    // One file under two spellings (chapters/./c.md, a link to it) is listed twice too: each
+    // of its blocks would be tangled twice (tools.md O6).
+    if (auto [first, fresh] = seen.emplace(real.string(), chapter.path); !fresh) {
+      diagnostics.push_back(
+          {where, chapter.line,
+           chapter.path + " is listed twice" +
+               (first->second == chapter.path ? "" : " (as " + first->second + ")") +
+               ": list it once"});
       continue;
     }
     std::optional<std::string> text = read_file(root / chapter.path);

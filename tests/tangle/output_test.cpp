@@ -281,5 +281,25 @@ TEST(PartialOutput, AFolderWhereAFileShouldBeWritesNothing) {
   EXPECT_FALSE(book.exists("src/a/x.cu"));
 }
 
+// tools.md O6 (rows T14, T15): one chapter listed under two spellings was tangled twice.
+TEST(Listing, OneChapterUnderTwoSpellingsIsListedTwice) {
+  TestBook book;
+  book.write("chapters/c.md", "```{.cpp file=src/a/x.cpp}\nint x;\n```\n");
+  book.list({"chapters/c.md", "chapters/./c.md"});
+  RunResult result = book.tangle();
+  EXPECT_EQ(result.status, 2);
+  EXPECT_NE(result.err.find("chapters/./c.md is listed twice (as chapters/c.md): list it once"),
+            std::string::npos)
+      << result.err;
+  fs::create_symlink(book.root() / "chapters/c.md", book.root() / "chapters/alias.md");
+  book.list({"chapters/c.md", "chapters/alias.md"});
+  result = book.tangle();
+  EXPECT_EQ(result.status, 2);
+  EXPECT_NE(result.err.find("chapters/alias.md is listed twice (as chapters/c.md)"),
+            std::string::npos)
+      << result.err;
+  EXPECT_FALSE(book.exists("src/a/x.cpp"));
+}
+
 }  // namespace
 }  // namespace tangle
