@@ -15,7 +15,7 @@ struct ExpandLimits {
   // A file larger than this is an error, not an out-of-memory: 64 MiB, where the book's largest
   // tangled file is well under 1 MiB, keeps a run within 1 GiB (issue 22 goal 5).
   size_t max_bytes = size_t{1} << 26;
-  int max_depth = 200;                 // references nested deeper than this are an error
+  int max_depth = 200;  // references nested deeper than this are an error
   // Lines and blocks visited for one file: chunks of empty blocks, each including the next twice,
   // add no bytes but double the work at every level (60 levels ran for ever, tools.md C5).
   // The whole book's src/ is 24 000 lines; a million visits for one file is ample.
