@@ -684,26 +684,42 @@ def record_text(path, value):
 def write_records(records):
     """Writes [(path, value), ...] as a set: every text is made (and so checked) first, each goes to
     a temporary file beside its target, and only then are all renamed into place. A failure before
-    the renames leaves every old record as it was: never a record of this run beside one of the last."""
+    the renames leaves every old record as it was: never a record of this run beside one of the last.
+    Each old record is kept (a hard link) until all are renamed, so a failure or an interrupt
+    between two renames puts the ones already renamed back (tools.md L4: a KeyboardInterrupt after
+    the first left A.json new beside the old machine.json)."""
     texts = [(Path(path), record_text(path, value)) for path, value in records]
-    staged = []
+    staged = []  # [temporary, target, backup or None, renamed]
     try:
         for path, text in texts:
             path.parent.mkdir(parents=True, exist_ok=True)
             handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f'.{path.name}.', suffix='.tmp')
-            staged.append((temporary, path))
+            staged.append([temporary, path, None, False])
             with os.fdopen(handle, 'w', encoding='utf-8') as out:
                 out.write(text)
                 out.flush()
                 os.fsync(out.fileno())
             os.chmod(temporary, 0o644)  # mkstemp makes it private; a record is for everyone to read
-        for temporary, path in staged:
-            os.replace(temporary, path)
+            if path.exists():
+                backup = Path(f'{temporary}.old')
+                os.link(path, backup)
+                staged[-1][2] = backup
+        for entry in staged:
+            os.replace(entry[0], entry[1])
+            entry[3] = True
     except BaseException:
-        for temporary, _ in staged:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
+        for temporary, path, backup, renamed in staged:
+            if renamed and backup is not None:
+                os.replace(backup, path)
+            elif renamed:
+                os.unlink(path)
+            for leftover in (temporary, backup):
+                if leftover is not None and os.path.exists(leftover):
+                    os.unlink(leftover)
         raise
+    for _, _, backup, _ in staged:
+        if backup is not None and os.path.exists(backup):
+            os.unlink(backup)
 
 
 def write_json_atomic(path, value):

@@ -84,5 +84,43 @@ class RecordFolder(unittest.TestCase):
         self.assertEqual(measure.gpu_slug('!!!'), '')
 
 
+class RecordSet(unittest.TestCase):
+    """tools.md L4 (row M25): an interrupt between two renames of write_records left a record of
+    this run beside the last run's; now the ones renamed are put back."""
+
+    def test_an_interrupt_between_renames_leaves_the_old_set(self):
+        with tempfile.TemporaryDirectory() as folder:
+            paths = [Path(folder) / name for name in ('A.json', 'machine.json', '3.1.json')]
+            for path in paths:
+                path.write_text('{"old": true}\n')
+            real_replace, calls = os.replace, []
+
+            def interrupted(source, target):
+                calls.append(target)
+                if len(calls) == 2:  # after the first record is in place
+                    raise KeyboardInterrupt
+                real_replace(source, target)
+
+            measure.os.replace = interrupted
+            try:
+                with self.assertRaises(KeyboardInterrupt):
+                    measure.write_records([(path, {'new': True}) for path in paths])
+            finally:
+                measure.os.replace = real_replace
+            for path in paths:
+                self.assertEqual(path.read_text(), '{"old": true}\n', path.name)
+            self.assertEqual(sorted(p.name for p in Path(folder).iterdir()),
+                             ['3.1.json', 'A.json', 'machine.json'])
+
+    def test_a_set_is_written_whole(self):
+        with tempfile.TemporaryDirectory() as folder:
+            paths = [Path(folder) / 'A.json', Path(folder) / 'new.json']
+            paths[0].write_text('{"old": true}\n')
+            measure.write_records([(path, {'new': True}) for path in paths])
+            for path in paths:
+                self.assertIn('"new": true', path.read_text())
+            self.assertEqual(sorted(p.name for p in Path(folder).iterdir()), ['A.json', 'new.json'])
+
+
 if __name__ == '__main__':
     unittest.main()
