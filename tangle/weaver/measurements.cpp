@@ -1,6 +1,7 @@
 #include "measurements.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -38,9 +39,41 @@ std::optional<nlohmann::json> parse_json(const std::string& text, const std::str
 
 bool is_count(const nlohmann::json& n);
 
+// The words of a record the box prints (the GPU, the date, the versions) are names and numbers:
+// a character Markdown or HTML reads as markup is refused, so no record puts live HTML into the
+// book (tools.md O8: gpu "<img src=x onerror=...>" was woven raw). The date is ISO 8601.
+void check_printed_words(const nlohmann::json& j, const std::string& shown,
+                         Diagnostics& diagnostics) {
+  auto check = [&](const nlohmann::json& object, const char* key, const std::string& where) {
+    auto it = object.find(key);
+    if (it == object.end() || !it->is_string()) return;
+    const std::string value = it->get<std::string>();
+    size_t bad = value.find_first_of("<>&\"[]{}`*_\\|");
+    for (size_t i = 0; i < value.size() && bad == std::string::npos; ++i)
+      if (static_cast<unsigned char>(value[i]) < 0x20) bad = i;
+    if (bad != std::string::npos)
+      diagnostics.error(shown, 0,
+                        where + key + " holds the character '" + value.substr(bad, 1) +
+                            "', which Markdown or HTML reads as markup: a record names its GPU "
+                            "and versions in plain words; run make measure again");
+  };
+  for (const char* key : {"gpu", "date"}) check(j, key, "");
+  if (auto it = j.find("context"); it != j.end() && it->is_object())
+    for (const char* key : {"gpu", "runtime", "driver", "nvcc"}) check(*it, key, "context.");
+  std::string date = text_field(j, "date");
+  bool iso = date.size() >= 10 && std::isdigit(static_cast<unsigned char>(date[0])) &&
+             date[4] == '-' && date[7] == '-';
+  if (!date.empty() && !iso)
+    diagnostics.error(
+        shown, 0,
+        "has the date \"" + date.substr(0, 40) +
+            "\", which is not ISO 8601 (2026-11-29T15:02:11Z); run make measure again");
+}
+
 Record read_record(const nlohmann::json& j, const std::string& shown, Diagnostics& diagnostics) {
   Record r;
   r.file = shown;
+  check_printed_words(j, shown, diagnostics);
   r.chapter = text_field(j, "chapter");
   r.title = text_field(j, "title");
   r.src = text_field(j, "src");
@@ -99,6 +132,7 @@ Record read_record(const nlohmann::json& j, const std::string& shown, Diagnostic
 Machine read_machine(const nlohmann::json& j, const std::string& shown, Diagnostics& diagnostics) {
   Machine m;
   m.file = shown;
+  check_printed_words(j, shown, diagnostics);
   m.gpu = text_field(j, "gpu");
   m.date = text_field(j, "date");
   m.sources_sha256 = text_field(j, "sources_sha256");

@@ -196,6 +196,19 @@ INSTANTIATE_TEST_SUITE_P(
                  },
                  records + "2.json: error: was measured on Other GPU, but " + records +
                      "1.json on Test GPU"},
+        // W20: record text woven raw into the box: live HTML in every page.
+        BadInput{"MarkupInTheGpuName",
+                 [](auto& b) {
+                   b.replace(records + "1.json", "\"gpu\": \"Test GPU\"",
+                             "\"gpu\": \"<img src=x onerror=alert(1)>\"");
+                 },
+                 records + "1.json: error: gpu holds the character '<'"},
+        BadInput{"DateThatIsNoDate",
+                 [](auto& b) {
+                   b.replace(records + "1.json", "\"date\": \"2026-11-29T15:02:11Z\"",
+                             "\"date\": \"<script>alert(1)</script>\"");
+                 },
+                 records + "1.json: error: date holds the character '<'"},
         // W28: a NUL passed raw into the woven Markdown and the HTML.
         BadInput{"NulByte", [](auto& b) { append(b, std::string("A NUL \0 here.", 13)); },
                  last_line + "the control character 0x00 at column 7"}));
