@@ -54,6 +54,7 @@ class Expander {
   }
 
   std::string& text() { return text_; }
+  size_t visits() const { return visits_; }
 
  private:
   // "#line N" where N is the chapter line of the block's `index`th content line.
@@ -94,9 +95,11 @@ ExpandedFile expand_file(const std::string& path, const BookIndex& index,
   for (const Block* block : blocks) {
     if (std::string error = expander.block(*block, "", 0); !error.empty()) {
       diagnostics.push_back({block->chapter, block->fence_line, path + ": " + error});
+      file.visits = expander.visits();
       return file;
     }
   }
+  file.visits = expander.visits();
   std::string& body = expander.text();
   if (language.comment_start.empty()) {
     file.content = std::move(body);
