@@ -75,6 +75,8 @@ _YamlLoader.add_implicit_resolver('tag:yaml.org,2002:null', re.compile(r'^(?:~|n
                                   ['~', 'n', 'N', ''])
 _YamlLoader.add_constructor('tag:yaml.org,2002:null', lambda loader, node: None)
 
+CHAPTER_ID = re.compile(r'[A-Za-z0-9][A-Za-z0-9._-]*')
+SRC_NAME = re.compile(r'[A-Za-z0-9_][A-Za-z0-9_-]*')
 FRONT_MATTER_FENCE = re.compile(r'---[ \t]*')
 FRONT_MATTER_CLOSE = re.compile(r'(?:---|\.\.\.)[ \t]*')
 
@@ -89,7 +91,10 @@ def parse_front_matter(text, path):
     if close is None:
         raise MeasureError(f'{path}:1: the front matter opened here is not closed: '
                            'end it with a line "---"')
-    loader = _YamlLoader('\n'.join(lines[1:close]) + '\n')
+    try:
+        loader = _YamlLoader('\n'.join(lines[1:close]) + '\n')
+    except yaml.YAMLError as error:  # a control character: PyYAML's reader refuses it at once
+        raise MeasureError(f'{path}:2: front matter: this is not YAML ({error})')
     try:
         root = loader.get_single_node()
         data = loader.construct_document(root) if root is not None else None
@@ -98,6 +103,11 @@ def parse_front_matter(text, path):
         line = mark.line + 2 if mark else 1
         raise MeasureError(f'{path}:{line}: front matter: expected "key: value" lines, '
                            f'this is not YAML ({error.problem})')
+    except yaml.YAMLError as error:  # a character YAML does not allow: no mark of a line
+        raise MeasureError(f'{path}:2: front matter: this is not YAML ({error})')
+    except RecursionError:  # PyYAML's composer recurses once per level (tools.md C6, row M22)
+        raise MeasureError(f'{path}:2: front matter: nested too deeply; a front matter holds '
+                           '"key: value" lines and short lists')
     finally:
         loader.dispose()
     fields = FrontMatter()
@@ -105,8 +115,10 @@ def parse_front_matter(text, path):
         data = {}
     if not isinstance(data, dict):
         raise MeasureError(f'{path}:2: front matter: expected "key: value" lines, like id: "3.1"')
-    for key_node, value_node in root.value if root is not None else []:
+    for key_node, value_node in root.value if isinstance(root, yaml.MappingNode) else []:
         key, line = key_node.value, key_node.start_mark.line + 2
+        if not isinstance(key, str) or key not in data:  # a list, or nothing (`?` alone)
+            raise MeasureError(f'{path}:{line}: front matter: a key is a plain name, like id:')
         if key in fields.lines:
             raise MeasureError(f"{path}:{line}: front matter: '{key}' is written twice "
                                f'(first on line {fields.lines[key]}): keep one')
@@ -118,6 +130,15 @@ def parse_front_matter(text, path):
                                f'value, like {key}: "text"')
     if not fields.get('id'):
         raise MeasureError(f'{path}: the front matter has no "id:"')
+    # The id names the record's file and the src the binaries run: one path component each, so
+    # that neither reaches outside --out or build/ (tools.md L1, O10).
+    if not CHAPTER_ID.fullmatch(fields['id']) or '..' in fields['id']:
+        raise MeasureError(f"{path}:{fields.lines['id']}: front matter: id {fields['id']!r} must be "
+                           'letters, digits, ".", "_" or "-" (no "..", no "/"), like id: "3.1"')
+    if fields.get('src') is not None and not SRC_NAME.fullmatch(fields['src']):
+        raise MeasureError(f"{path}:{fields.lines['src']}: front matter: src {fields['src']!r} must "
+                           'be one folder name under src/ (letters, digits, "_" or "-"), like '
+                           'src: reduce')
     return fields  # no "src:": a chapter with no code (the appendices of symbols and rebuilding)
 
 
@@ -274,6 +295,16 @@ def summarize(values, unit):
     }
 
 
+def non_negative(value, benchmark, counter, source):
+    """`value`, or a MeasureError when it is negative: every quantity of a record is finite and
+    non-negative (book/CONVENTIONS.md); the weaver would refuse the record (tools.md O7)."""
+    if value < 0:
+        raise MeasureError(f'{source}: benchmark {benchmark}: the counter {counter} is {value}, below '
+                           'zero; a time or a count is never negative: fix the benchmark. Nothing of '
+                           'this chapter was written.')
+    return value
+
+
 def finite(value, benchmark, counter, source):
     """`value`, or a MeasureError when it is NaN or infinite: Google Benchmark writes those as bare
     NaN/Infinity literals (a counter divided by a zero time or count), which no record may hold."""
@@ -344,33 +375,56 @@ def parse_benchmark_json(data, source):
         if not isinstance(run, dict):
             raise MeasureError(f'{source}: a "benchmarks" entry is not an object: {json.dumps(run)[:80]}')
         name = run.get('name', '?')
-        if run.get('error_occurred'):
-            not_measured[result_key(str(run.get('run_name', name)))] = \
-                outcomes.from_error_message(run.get('error_message', ''))
+        for field in ('name', 'run_name', 'time_unit', 'run_type', 'error_message'):
+            if field in run and not isinstance(run[field], str):
+                raise MeasureError(f'{source}: benchmark {str(name)[:80]}: "{field}" is not a string')
+        try:  # a field of the wrong type is the benchmark's error, never a traceback (tools.md C6)
+            read_run(run, name, source, samples, sampled, owners, clocks, not_measured)
+        except (TypeError, ValueError, OverflowError, AttributeError) as error:
+            raise MeasureError(f'{source}: benchmark {name}: a field is not what Google Benchmark '
+                               f'writes ({error}); fix the benchmark or its counters')
+    return summarize_runs(samples, sampled, not_measured, source), clocks
+
+
+def read_run(run, name, source, samples, sampled, owners, clocks, not_measured):
+    """One run of the benchmark JSON into the samples (parse_benchmark_json's loop body)."""
+    if run.get('error_occurred'):
+        not_measured[result_key(str(run.get('run_name', name)))] = \
+            outcomes.from_error_message(run.get('error_message', ''))
+        return
+    if run.get('run_type', 'iteration') != 'iteration':
+        return  # Google Benchmark's aggregates: the record computes its own
+    key = result_key(run.get('run_name', name))
+    owner = (run.get('family_index'), run.get('per_family_instance_index'))
+    if owners.setdefault(key, owner) != owner:
+        raise MeasureError(f'{source}: two different benchmarks give the result key {key}; '
+                           'rename one of them')
+    unit = run.get('time_unit', 'ns')
+    if unit not in TIME_UNITS or 'real_time' not in run:
+        raise MeasureError(f'{source}: benchmark {name} has no usable real_time/time_unit')
+    if 'sm_clock_mhz' in run:
+        clocks.append(float(run['sm_clock_mhz']))
+    if SAMPLED_COUNT in run:
+        for field, statistic in sampled_quantities(run, name, source).items():
+            sampled.setdefault(key, {}).setdefault(field, []).append(statistic)
+        return
+    quantities = samples.setdefault(key, {})
+    real_time = run['real_time']
+    if isinstance(real_time, bool) or not isinstance(real_time, (int, float)):
+        raise MeasureError(f'{source}: benchmark {name}: real_time {json.dumps(real_time)[:40]} is '
+                           'not a number')
+    quantities.setdefault('time', []).append(
+        non_negative(finite(real_time, name, 'real_time', source), name, 'real_time', source)
+        * TIME_UNITS[unit])
+    for field, value in run.items():
+        if field in RUN_FIELDS or isinstance(value, bool) or not isinstance(value, (int, float)):
             continue
-        if run.get('run_type', 'iteration') != 'iteration':
-            continue  # Google Benchmark's aggregates: the record computes its own
-        key = result_key(run.get('run_name', name))
-        owner = (run.get('family_index'), run.get('per_family_instance_index'))
-        if owners.setdefault(key, owner) != owner:
-            raise MeasureError(f'{source}: two different benchmarks give the result key {key}; '
-                               'rename one of them')
-        unit = run.get('time_unit', 'ns')
-        if unit not in TIME_UNITS or 'real_time' not in run:
-            raise MeasureError(f'{source}: benchmark {name} has no usable real_time/time_unit')
-        if 'sm_clock_mhz' in run:
-            clocks.append(float(run['sm_clock_mhz']))
-        if SAMPLED_COUNT in run:
-            for field, statistic in sampled_quantities(run, name, source).items():
-                sampled.setdefault(key, {}).setdefault(field, []).append(statistic)
-            continue
-        quantities = samples.setdefault(key, {})
-        quantities.setdefault('time', []).append(finite(run['real_time'], name, 'real_time', source)
-                                                 * TIME_UNITS[unit])
-        for field, value in run.items():
-            if field in RUN_FIELDS or isinstance(value, bool) or not isinstance(value, (int, float)):
-                continue
-            quantities.setdefault(field, []).append(finite(float(value), name, field, source))
+        quantities.setdefault(field, []).append(
+            non_negative(finite(float(value), name, field, source), name, field, source))
+
+
+def summarize_runs(samples, sampled, not_measured, source):
+    """The results of parse_benchmark_json from the runs read_run gathered."""
     both = sorted(set(samples) & set(sampled))
     if both:
         raise MeasureError(f'{source}: result {both[0]} has runs that took their own samples and '
@@ -384,7 +438,7 @@ def parse_benchmark_json(data, source):
         results[key] = {q: dict(pool_sampled(runs), unit=quantity_unit(q, key, source))
                         for q, runs in quantities.items()}
     results.update(not_measured)  # one repetition's error outweighs the others' times
-    return results, clocks
+    return results
 
 
 # ---------------------------------------------------------------------------------------------
@@ -630,26 +684,42 @@ def record_text(path, value):
 def write_records(records):
     """Writes [(path, value), ...] as a set: every text is made (and so checked) first, each goes to
     a temporary file beside its target, and only then are all renamed into place. A failure before
-    the renames leaves every old record as it was: never a record of this run beside one of the last."""
+    the renames leaves every old record as it was: never a record of this run beside one of the last.
+    Each old record is kept (a hard link) until all are renamed, so a failure or an interrupt
+    between two renames puts the ones already renamed back (tools.md L4: a KeyboardInterrupt after
+    the first left A.json new beside the old machine.json)."""
     texts = [(Path(path), record_text(path, value)) for path, value in records]
-    staged = []
+    staged = []  # [temporary, target, backup or None, renamed]
     try:
         for path, text in texts:
             path.parent.mkdir(parents=True, exist_ok=True)
             handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f'.{path.name}.', suffix='.tmp')
-            staged.append((temporary, path))
+            staged.append([temporary, path, None, False])
             with os.fdopen(handle, 'w', encoding='utf-8') as out:
                 out.write(text)
                 out.flush()
                 os.fsync(out.fileno())
             os.chmod(temporary, 0o644)  # mkstemp makes it private; a record is for everyone to read
-        for temporary, path in staged:
-            os.replace(temporary, path)
+            if path.exists():
+                backup = Path(f'{temporary}.old')
+                os.link(path, backup)
+                staged[-1][2] = backup
+        for entry in staged:
+            os.replace(entry[0], entry[1])
+            entry[3] = True
     except BaseException:
-        for temporary, _ in staged:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
+        for temporary, path, backup, renamed in staged:
+            if renamed and backup is not None:
+                os.replace(backup, path)
+            elif renamed:
+                os.unlink(path)
+            for leftover in (temporary, backup):
+                if leftover is not None and os.path.exists(leftover):
+                    os.unlink(leftover)
         raise
+    for _, _, backup, _ in staged:
+        if backup is not None and os.path.exists(backup):
+            os.unlink(backup)
 
 
 def write_json_atomic(path, value):
@@ -663,11 +733,22 @@ def write_json_atomic(path, value):
 def find_binary(build, name):
     """<build>/<name>, <build>/src/<src>/<name>, or anywhere under <build>; None if absent."""
     build = Path(build)
+    inside = build.resolve()
+
+    def runnable(candidate):  # a program of this build: no link to one elsewhere (tools.md O10)
+        try:
+            candidate.resolve().relative_to(inside)
+        except ValueError:
+            return False
+        return candidate.is_file() and os.access(candidate, os.X_OK)
+
+    if '/' in name or name.startswith('.'):
+        return None
     for candidate in [build / name, build / 'src' / name.rsplit('_', 1)[0] / name]:
-        if candidate.is_file() and os.access(candidate, os.X_OK):
+        if runnable(candidate):
             return candidate
     for folder, _, files in os.walk(build):
-        if name in files and os.access(Path(folder) / name, os.X_OK):
+        if name in files and runnable(Path(folder) / name):
             return Path(folder) / name
     return None
 
@@ -785,10 +866,31 @@ class PeerSkipped(Exception):
 PEER_SKIP = 77
 
 
+def peer_path(root, script, where):
+    """A peer script's path: a tangled file under <root>/src/, never anything else (a peer named
+    /etc/passwd, or ../x.py, was run with Python: tools.md O10)."""
+    if not isinstance(script, str):
+        raise MeasureError(f'{where}: peers: each entry is a script path (a string), like '
+                           '"src/attention/sdpa_peer.py"')
+    relative = Path(script)
+    src = (Path(root) / 'src').resolve()
+    inside = not relative.is_absolute() and '..' not in relative.parts and \
+        relative.parts[:1] == ('src',)
+    if inside:
+        try:
+            (Path(root) / relative).resolve().relative_to(src)
+        except ValueError:  # a link out of src/
+            inside = False
+    if not inside:
+        raise MeasureError(f'{where}: peers: {script} is not a file under src/: a peer is a script '
+                           'a chapter tangles, like "src/attention/sdpa_peer.py"')
+    return Path(root) / relative
+
+
 def run_peer(root, script, where):
     """Google Benchmark JSON from one peer script (run with this Python). PeerSkipped when it exits
     with PEER_SKIP (its last line on stderr says why, and is printed), PeerFailed when it fails."""
-    path = Path(root) / script
+    path = peer_path(root, script, where)
     if not path.is_file():
         raise MeasureError(f'{where}: peers: names {script}, which is not a file; run make tangle')
     print(f'measure: {script} (peer)', flush=True)
@@ -927,7 +1029,14 @@ def measure_chapter(root, build, out_root, chapter, front, scratch, pending, slu
     if peers:
         record['peers'] = peers  # each peer script's own context (its library versions)
     folder = Path(out_root) / (slug or gpu_slug(gpu))
+    if not (slug or gpu_slug(gpu)):  # records beside the GPU folders would hide them (tools.md O3)
+        raise MeasureError(f'{chapter}: the GPU name {gpu!r} has no letter or digit to name its '
+                           'folder; give one with --gpu-slug NAME')
     record_path = folder / f'{record["chapter"]}.json'
+    try:  # the id rule (parse_front_matter) keeps it there; this is the last guard
+        record_path.resolve().parent.relative_to(Path(out_root).resolve())
+    except ValueError:
+        raise MeasureError(f'{chapter}: its record {record_path} would lie outside {out_root}')
     pending.append((record_path, record))
     # The counters come after the timings are measured: a failing ncu costs only the counters.
     profiled = True

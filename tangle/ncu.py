@@ -226,12 +226,18 @@ def csv_rows(text, source, header_start=HEADER_START):
         said = ' | '.join(line for line in lines if line.startswith('==ERROR==') or 'No kernels' in line)
         raise NcuError(f'{source}: no ncu CSV in the output (no line starting {header_start})'
                        + (f'; ncu said: {said}' if said else '; was anything profiled?'))
-    header = next(csv.reader([lines[start]]))
+    try:
+        header = next(csv.reader([lines[start]]))
+    except csv.Error as error:
+        raise NcuError(f'{source}:{start + 1}: the CSV header cannot be read ({error})')
     rows = []
     for number, line in enumerate(lines[start + 1:], start=start + 2):
         if not line.strip() or line.startswith('=='):
             continue
-        row = next(csv.reader([line]))
+        try:
+            row = next(csv.reader([line]))
+        except csv.Error as error:  # a stray carriage return, say: ncu's error, not a traceback
+            raise NcuError(f'{source}:{number}: this CSV line cannot be read ({error})')
         if len(row) > len(header) + 1:  # ncu ends some rows with a comma: one empty field more
             raise NcuError(f'{source}:{number}: expected {len(header)} CSV fields, found {len(row)}')
         rows.append((number, dict(zip(header, row))))

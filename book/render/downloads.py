@@ -33,6 +33,16 @@ def href(chapter):
     return 'downloads/%s.tar.gz' % archive_name(chapter)
 
 
+def inside_src(src_dir, chapter, rel, path):
+    """`path`, unless a symbolic link takes it out of src/ (a link to /etc/passwd was packed into a
+    download: tools.md O9); the tangler makes no links, so one is an error naming it."""
+    real, top = os.path.realpath(path), os.path.realpath(src_dir)
+    if os.path.commonpath([real, top]) != top:
+        raise DownloadError('chapter %s: src/%s is a symbolic link to %s, outside src/; the tangler '
+                            'makes no links: remove it' % (chapter['id'], rel, real))
+    return path
+
+
 def chapter_files(src_dir, chapter):
     """[(path inside src/, absolute path)] of the chapter's folder and the harness it builds on."""
     files = []
@@ -47,6 +57,7 @@ def chapter_files(src_dir, chapter):
                 files.append(('%s/%s' % (folder, name), path))
         if folder == chapter['src']:
             files += subfolder_files(root, folder)
+    files = [(rel, inside_src(src_dir, chapter, rel, path)) for rel, path in files]
     return add_included(src_dir, chapter, files)
 
 
@@ -83,6 +94,7 @@ def add_included(src_dir, chapter, files):
                     raise DownloadError('chapter %s: its download would lack src/%s, which src/%s includes; '
                                         'fix book/render/downloads.py\'s selection' % (chapter['id'], name, rel))
                 continue  # a library's header (cub/..., gtest/...): not ours to pack
+            inside_src(src_dir, chapter, name, target)
             packed.add(name)
             files.append((name, target))
             queue.append((name, target))

@@ -30,6 +30,7 @@ def chapter_body(page_html, base, pages):
         return m.group(0)
 
     body = HREF.sub(href, body)
+    body = body.replace('<details class="claim-verdict">', '<details class="claim-verdict" open>')
     return body.replace('<details class="apparatus">', '<details class="apparatus" open>')
 
 

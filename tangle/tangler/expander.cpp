@@ -29,7 +29,12 @@ class Expander {
       return "references nest more than " + std::to_string(limits_.max_depth) +
              " levels deep here: flatten the chunks";
     line_directive(block, 0);
-    for (size_t i = 0; i < block.lines.size(); ++i) {
+    for (size_t i = 0; i <= block.lines.size(); ++i) {
+      if (++visits_ > limits_.max_visits)
+        return "expanding its chunks visits more than " + std::to_string(limits_.max_visits) +
+               " lines and blocks: check for chunks included many times over (each including "
+               "the next twice doubles the work at every level)";
+      if (i == block.lines.size()) break;  // an empty block costs one visit too
       const std::string& line = block.lines[i];
       if (auto reference = parse_reference(line)) {
         for (const Block* piece : index_.chunks.at(reference->id))
@@ -49,6 +54,7 @@ class Expander {
   }
 
   std::string& text() { return text_; }
+  size_t visits() const { return visits_; }
 
  private:
   // "#line N" where N is the chapter line of the block's `index`th content line.
@@ -62,6 +68,7 @@ class Expander {
   const ExpandLimits& limits_;
   bool line_directives_;
   std::string text_;
+  size_t visits_ = 0;
 };
 
 std::string header_line(const Language& language, const std::vector<std::string>& chapters) {
@@ -88,9 +95,11 @@ ExpandedFile expand_file(const std::string& path, const BookIndex& index,
   for (const Block* block : blocks) {
     if (std::string error = expander.block(*block, "", 0); !error.empty()) {
       diagnostics.push_back({block->chapter, block->fence_line, path + ": " + error});
+      file.visits = expander.visits();
       return file;
     }
   }
+  file.visits = expander.visits();
   std::string& body = expander.text();
   if (language.comment_start.empty()) {
     file.content = std::move(body);

@@ -12,13 +12,20 @@
 namespace tangle {
 
 struct ExpandLimits {
-  size_t max_bytes = size_t{1} << 28;  // a file larger than this is an error, not an out-of-memory
-  int max_depth = 200;                 // references nested deeper than this are an error
+  // A file larger than this is an error, not an out-of-memory: 64 MiB, where the book's largest
+  // tangled file is well under 1 MiB, keeps a run within 1 GiB (issue 22 goal 5).
+  size_t max_bytes = size_t{1} << 26;
+  int max_depth = 200;  // references nested deeper than this are an error
+  // Lines and blocks visited in a run (all files): chunks of empty blocks, each including the next
+  // twice, add no bytes but double the work at every level (60 levels ran for ever, tools.md C5).
+  // The whole book's src/ is 24 000 lines; a million visits for a run is ample.
+  size_t max_visits = size_t{1} << 20;
 };
 
 struct ExpandedFile {
   std::string content;
   std::vector<std::string> chapters;  // the chapters whose blocks make up the file, in book order
+  size_t visits = 0;                  // lines and blocks visited to expand it
 };
 
 // The graph must have been checked (check_references) with no errors.

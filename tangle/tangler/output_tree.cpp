@@ -1,6 +1,9 @@
 #include "output_tree.h"
 
+#include <signal.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <fstream>
@@ -23,7 +26,14 @@ bool is_within(const fs::path& path, const fs::path& folder) {
 
 }  // namespace
 
-OutputTree::OutputTree(fs::path root) : root_(std::move(root)), src_(root_ / "src") {}
+OutputTree::OutputTree(fs::path root) : root_(std::move(root)), src_(root_ / "src") {
+  std::error_code error;
+  if (fs::is_symlink(src_, error))
+    throw std::runtime_error(src_.string() + " is a symbolic link (to " +
+                             fs::read_symlink(src_, error).string() +
+                             "): the tangler writes only into the book's own src/ folder; "
+                             "replace the link by a folder");
+}
 
 fs::path OutputTree::inside_src(const std::string& relative) const {
   if (!relative.starts_with("src/"))
@@ -47,13 +57,52 @@ std::optional<std::string> OutputTree::read(const std::string& relative) const {
   return read_file(inside_src(relative));
 }
 
-bool OutputTree::write_if_changed(const std::string& relative, const std::string& content) const {
-  if (read(relative) == content) return false;
+namespace {
+
+// Why the folder of `path` cannot be made: the first part of it that exists and is no folder.
+std::string blocked_folder(const fs::path& root, const fs::path& path, const std::string& relative,
+                           const std::string& cause) {
+  std::error_code error;
+  for (fs::path folder = path.parent_path(); folder != root && !folder.empty();
+       folder = folder.parent_path())
+    if (fs::exists(fs::symlink_status(folder, error)) && !fs::is_directory(folder, error))
+      return "cannot create the folder of " + relative + ": " +
+             fs::path(folder).lexically_relative(root).string() +
+             " is a file, not a folder; remove it, or move the file elsewhere in the chapter";
+  return "cannot create the folder of " + relative + ": " + cause;
+}
+
+// Removes the temporaries a killed tangler left in `folder` (".NAME.tangle-tmp-PID" of a process
+// that is gone; tools.md Z1 found 86 MB ones kept for ever); a running tangler's stay.
+void sweep_leftovers(const fs::path& folder) {
+  const std::string mark = ".tangle-tmp-";
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(folder, error)) {
+    const std::string name = entry.path().filename().string();
+    size_t at = name.rfind(mark);
+    if (!name.starts_with(".") || at == std::string::npos) continue;
+    const std::string pid = name.substr(at + mark.size());
+    if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    std::error_code ignored;
+    if (::kill(static_cast<pid_t>(std::stol(pid)), 0) != 0 && errno == ESRCH)
+      fs::remove(entry.path(), ignored);
+  }
+}
+
+}  // namespace
+
+std::optional<OutputTree::Staged> OutputTree::stage(const std::string& relative,
+                                                    const std::string& content) const {
+  if (read(relative) == content) return std::nullopt;
   fs::path path = inside_src(relative);
   std::error_code error;
+  if (fs::is_directory(fs::symlink_status(path, error)))
+    throw std::runtime_error("cannot replace " + relative +
+                             ": it is a folder; remove it, or name another file in the chapter");
   fs::create_directories(path.parent_path(), error);
-  if (error)
-    throw std::runtime_error("cannot create the folder of " + relative + ": " + error.message());
+  if (error) throw std::runtime_error(blocked_folder(root_, path, relative, error.message()));
+  if (swept_.insert(path.parent_path()).second) sweep_leftovers(path.parent_path());
   fs::path temporary = path.parent_path() / ("." + path.filename().string() + ".tangle-tmp-" +
                                              std::to_string(::getpid()));
   {
@@ -69,13 +118,21 @@ bool OutputTree::write_if_changed(const std::string& relative, const std::string
     fs::permissions(temporary,
                     fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
                     fs::perm_options::add, error);
-  fs::rename(temporary, path, error);
+  return Staged{temporary, path, relative};
+}
+
+void OutputTree::commit(const Staged& staged) const {
+  std::error_code error;
+  fs::rename(staged.temporary, staged.target, error);
   if (error) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    throw std::runtime_error("cannot replace " + relative + ": " + error.message());
+    discard(staged);
+    throw std::runtime_error("cannot replace " + staged.relative + ": " + error.message());
   }
-  return true;
+}
+
+void OutputTree::discard(const Staged& staged) const {
+  std::error_code ignored;
+  fs::remove(staged.temporary, ignored);
 }
 
 bool OutputTree::remove(const std::string& relative) const {

@@ -11,15 +11,27 @@ namespace tangle {
 
 class OutputTree {
  public:
+  // Throws if <root>/src is a symbolic link: the tangler writes into the tree, never through a
+  // link to elsewhere (tools.md Z5).
   explicit OutputTree(std::filesystem::path root);
 
   // The file's bytes, or nothing when it does not exist (or is not a regular file).
   std::optional<std::string> read(const std::string& relative) const;
 
-  // Writes `content` unless the file already holds exactly these bytes, through a temporary file
-  // in the same folder and a rename, so a reader never sees half a file. Returns whether it wrote;
-  // throws std::runtime_error with a sentence on failure.
-  bool write_if_changed(const std::string& relative, const std::string& content) const;
+  // A file written to its temporary beside the target, waiting to be renamed into place.
+  struct Staged {
+    std::filesystem::path temporary, target;
+    std::string relative;
+  };
+  // Writes `content` to a temporary file in the target's folder unless the file already holds
+  // exactly these bytes (then nothing). Every file of a run is staged before any is renamed, so
+  // a folder that cannot be made, or a folder where a file should be, fails the run with src/ as
+  // it was (tools.md L2). Throws std::runtime_error with a sentence on failure.
+  std::optional<Staged> stage(const std::string& relative, const std::string& content) const;
+  // Renames a staged file into place: a reader never sees half a file.
+  void commit(const Staged& staged) const;
+  // Removes a staged temporary (a run that failed before its renames).
+  void discard(const Staged& staged) const;
 
   // Removes the file if it exists, then any folders it leaves empty, up to (not including) src/.
   bool remove(const std::string& relative) const;
@@ -37,6 +49,7 @@ class OutputTree {
   // Resolving links costs a system call per folder of the path; each folder is checked once.
   mutable std::optional<std::filesystem::path> real_src_;
   mutable std::set<std::filesystem::path> folders_inside_;
+  mutable std::set<std::filesystem::path> swept_;  // folders cleared of killed runs' temporaries
 };
 
 }  // namespace tangle

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -63,7 +64,7 @@ std::vector<LoadedChapter> load_chapters(const Options& options, Diagnostics& di
     listed_in = kBookList;
   }
   std::vector<LoadedChapter> chapters;
-  std::set<std::string> seen;
+  std::map<std::string, std::string> seen;  // the real path -> its first spelling
   std::error_code ignored;
   const fs::path real_root = fs::weakly_canonical(root, ignored);
   for (const ListedChapter& chapter : listed) {
@@ -78,8 +79,14 @@ std::vector<LoadedChapter> load_chapters(const Options& options, Diagnostics& di
                                  "chapters/3.1-reduction.md"});
       continue;
     }
-    if (!seen.insert(chapter.path).second) {
-      diagnostics.push_back({where, chapter.line, chapter.path + " is listed twice: list it once"});
+    // One file under two spellings (chapters/./c.md, a link to it) is listed twice too: each
+    // of its blocks would be tangled twice (tools.md O6).
+    if (auto [first, fresh] = seen.emplace(real.string(), chapter.path); !fresh) {
+      diagnostics.push_back(
+          {where, chapter.line,
+           chapter.path + " is listed twice" +
+               (first->second == chapter.path ? "" : " (as " + first->second + ")") +
+               ": list it once"});
       continue;
     }
     std::optional<std::string> text = read_file(root / chapter.path);
@@ -158,20 +165,50 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
     // Every path first: a folder linked out of src/ refuses the run with nothing written.
     for (const TangledFile& file : tangling.files) tree.check(file.path);
     for (const std::string& path : ownership.stale) tree.check(path);
-    size_t written = 0, removed = 0;
-    for (const TangledFile& file : tangling.files)
-      if (tree.write_if_changed(file.path, file.content)) {
-        ++written;
-        if (!options.quiet) out << "wrote " << file.path << "\n";
-      }
-    for (const std::string& path : ownership.stale)
-      if (tree.remove(path)) {
-        ++removed;
-        if (!options.quiet) out << "removed " << path << " (no chapter tangles it any more)\n";
-      }
+    // Every file to a temporary first, the manifest last; only when all are written are they
+    // renamed into place, so a failure leaves src/ as it was (tools.md L2).
+    std::vector<OutputTree::Staged> staged;
+    std::optional<OutputTree::Staged> staged_manifest;
     std::string manifest = format_manifest(ownership.manifest);
-    if (!manifest.empty() || tree.read(kManifestPath))
-      tree.write_if_changed(kManifestPath, manifest);
+    try {
+      for (const TangledFile& file : tangling.files) try {
+          if (auto s = tree.stage(file.path, file.content)) staged.push_back(*s);
+        } catch (const std::exception& failure) {
+          throw std::runtime_error(file.chapters.front() + ":" + std::to_string(file.line) + ": " +
+                                   failure.what() + "; nothing was written");
+        }
+      if (!manifest.empty() || tree.read(kManifestPath))
+        staged_manifest = tree.stage(kManifestPath, manifest);
+    } catch (...) {
+      for (const auto& s : staged) tree.discard(s);
+      throw;
+    }
+    auto discard_manifest = [&] {
+      if (staged_manifest) tree.discard(*staged_manifest);
+    };
+    size_t written = 0, removed = 0;
+    for (size_t i = 0; i < staged.size(); ++i) {
+      try {
+        tree.commit(staged[i]);
+      } catch (...) {
+        for (size_t j = i + 1; j < staged.size(); ++j) tree.discard(staged[j]);
+        discard_manifest();
+        throw;
+      }
+      ++written;
+      if (!options.quiet) out << "wrote " << staged[i].relative << "\n";
+    }
+    try {
+      for (const std::string& path : ownership.stale)
+        if (tree.remove(path)) {
+          ++removed;
+          if (!options.quiet) out << "removed " << path << " (no chapter tangles it any more)\n";
+        }
+    } catch (...) {
+      discard_manifest();
+      throw;
+    }
+    if (staged_manifest) tree.commit(*staged_manifest);
     if (!options.quiet)
       out << "tangle: " << tangling.files.size() << " file(s) from " << names.size()
           << " chapter(s); " << written << " written, " << removed << " removed\n";

@@ -1,5 +1,7 @@
 #include "tangler.h"
 
+#include <algorithm>
+
 #include "book_index.h"
 #include "markdown_reader.h"
 #include "references.h"
@@ -22,10 +24,15 @@ Tangling tangle_chapters(const std::vector<Chapter>& chapters, const ExpandLimit
   BookIndex index = index_book(chapters, diagnostics);
   check_references(index, diagnostics);
   if (diagnostics.empty()) {
+    // The visits are a budget for the whole run, not for each file: a thousand files that each
+    // include one fan-out must not cost a thousand times the cap.
+    ExpandLimits left = limits;
     for (const std::string& path : index.file_order) {
-      ExpandedFile file = expand_file(path, index, limits, diagnostics);
+      ExpandedFile file = expand_file(path, index, left, diagnostics);
+      left.max_visits -= std::min(left.max_visits, file.visits);
       tangling.files.push_back({path, std::move(file.content), std::move(file.chapters),
                                 index.files.at(path).front()->fence_line});
+      if (left.max_visits == 0 && !diagnostics.empty()) break;  // spent: said for this file
     }
   }
   if (!diagnostics.empty()) tangling.files.clear();

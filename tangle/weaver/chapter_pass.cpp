@@ -1,21 +1,14 @@
 #include "chapter_pass.h"
 
 #include <algorithm>
-#include <regex>
 
 #include "box.h"
+#include "code_lines.h"
+#include "line_shapes.h"
 #include "spans.h"
 
 namespace weave {
 namespace {
-
-// The directives the weaver expands; everything else that starts with ::: is a Pandoc div.
-const std::regex box_directive(R"(^\s*:::+\s*box\s*:::+\s*$)");
-const std::regex symbols_directive(R"(^\s*:::+\s*symbols-table\s*:::+\s*$)");
-const std::regex div_close(R"(^\s*:::+\s*$)");
-const std::regex div_open(R"(^\s*:::+\s*\S.*$)");
-const std::regex fence_open(R"(^ {0,3}(`{3,}|~{3,}).*$)");
-const std::regex heading(R"(^#{1,6}\s.*)");
 
 // A closing fence: the opening's character, at least as many, nothing after but spaces.
 bool closes_fence(const std::string& text, const std::string& fence) {
@@ -32,57 +25,68 @@ struct OpenDiv {
   int claim = -1;  // index into the claims, or -1
 };
 
-}  // namespace
-
-bool is_stale(const Chapter& chapter, const Record& record, const BookContext& book) {
-  if (record.sources_sha256.empty())
-    return true;  // nothing ties the numbers to the code they measured
-  std::vector<std::string> files;
-  if (book.manifest && book.manifest->present())
-    files = book.manifest->files_of(chapter.fm.id, chapter.path);
-  if (files.empty()) files = record.sources;
-  return sources_sha256(book.root, files) != record.sources_sha256;
-}
-
-ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
-                            Diagnostics& diagnostics) {
-  ChapterOutput out;
-  const FrontMatter& fm = chapter.fm;
-  const std::string& file = chapter.path;
-  Scope scope(*book.store, fm.id, book.chapter_of_src);
-  const Record* record = book.store->record(fm.id);
-  out.measured = record != nullptr;
-  out.stale = record && is_stale(chapter, *record, book);
-  out.kernels = kernel_results(fm, file, scope, diagnostics);
-  for (const Named& s : fm.symbols)
-    if (!book.symbols->find(s.name))
-      diagnostics.error(file, s.line,
-                        "unknown symbol '" + s.name + "': define it in book/symbols.json (known: " +
-                            book.symbols->names() + ")");
-
-  // The reference GPU's records, beside this GPU's: read, never reported (its own build does).
-  const MeasurementStore no_records;
-  Scope reference(book.reference ? *book.reference : no_records, fm.id, book.chapter_of_src);
-  const Scope* beside = book.reference ? &reference : nullptr;
-  std::string reference_gpu =
-      book.reference && book.reference->machine ? book.reference->machine->gpu : "";
-  if (beside) {
-    Diagnostics ignored;
-    out.reference_kernels = kernel_results(fm, file, reference, ignored);
+// One chapter's weave, in passes: the setup (its records, both GPUs' scopes, the box's input), the
+// lines (code copied, prose woven a paragraph at a time, the structure lines handled), and the
+// report of what is not measured, not run, broken or stale.
+class ChapterWeaver {
+ public:
+  ChapterWeaver(const Chapter& chapter, const BookContext& book, Diagnostics& diagnostics)
+      : chapter_(chapter),
+        book_(book),
+        diagnostics_(diagnostics),
+        fm_(chapter.fm),
+        file_(chapter.path),
+        scope_(*book.store, fm_.id, book.chapter_of_src),
+        record_(book.store->record(fm_.id)),
+        reference_(book.reference ? *book.reference : no_records_, fm_.id, book.chapter_of_src),
+        beside_(book.reference ? &reference_ : nullptr),
+        reference_gpu_(book.reference && book.reference->machine ? book.reference->machine->gpu
+                                                                 : ""),
+        box_{file_,      &fm_,          book.symbols, &scope_,
+             book.store, &out_.kernels, false,        book.measured_now},
+        inline_context_{file_, &scope_, &diagnostics, {}, {}, {}, nullptr, ""} {
+    out_.measured = record_ != nullptr;
+    out_.stale = record_ && is_stale(chapter, *record_, book);
+    out_.kernels = kernel_results(fm_, file_, scope_, diagnostics);
+    for (const Named& s : fm_.symbols)
+      if (!book.symbols->find(s.name))
+        diagnostics.error(file_, s.line,
+                          "unknown symbol '" + s.name +
+                              "': define it in book/symbols.json (known: " + book.symbols->names() +
+                              ")");
+    // The reference GPU's records, beside this GPU's: read, never reported (its own build does).
+    if (beside_) {
+      Diagnostics ignored;
+      out_.reference_kernels = kernel_results(fm_, file_, reference_, ignored);
+    }
+    box_.stale = out_.stale;
+    box_.reference = beside_;
+    box_.reference_store = book.reference;
+    box_.reference_kernels = &out_.reference_kernels;
+    inline_context_.reference = beside_;
+    inline_context_.reference_gpu = reference_gpu_;
+    inline_context_.figure = [this](const std::string& target, int line) {
+      return figure(target, line);
+    };
   }
 
-  BoxInput box{file,       &fm,          book.symbols, &scope,
-               book.store, &out.kernels, out.stale,    book.measured_now};
-  box.reference = beside;
-  box.reference_store = book.reference;
-  box.reference_kernels = &out.reference_kernels;
-  InlineContext inline_context{file, &scope, &diagnostics, {}, {}, {}, nullptr, ""};
-  inline_context.reference = beside;
-  inline_context.reference_gpu = reference_gpu;
+  ChapterOutput run() {
+    weave_lines();
+    report();
+    for (const auto& l : lines_) out_.markdown += l + "\n";
+    return std::move(out_);
+  }
+
+ private:
   // A figure's path; kUnmeasuredFigure while there are no ceilings to draw it under; "" on an
   // error.
-  bool ceilings = book.store->machine && book.store->machine->ceilings.count("copy_bandwidth");
-  inline_context.figure = [&](const std::string& target, int line) -> std::string {
+  std::string figure(const std::string& target, int line) {
+    const BookContext& book = book_;
+    Diagnostics& diagnostics = diagnostics_;
+    const std::string& file = file_;
+    ChapterOutput& out = out_;
+    InlineContext& inline_context = inline_context_;
+    bool ceilings = book.store->machine && book.store->machine->ceilings.count("copy_bandwidth");
     // roofline:ID draws chapter ID's kernels; roofline:ID/NAME those it lists with figure: NAME.
     const std::string id = target.substr(0, target.find('/'));
     const std::string name =
@@ -133,77 +137,105 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
     }
     out.figures.insert(figure_id);
     return "figures/roofline-" + figure_id + ".svg";
-  };
+  }
 
-  bool wants_box = true;  // every page has its box: at least the GPU, the date and the versions
-  bool has_directive = false;
-  for (const auto& l : chapter.lines)
-    has_directive = has_directive || std::regex_match(l, box_directive);
-  bool box_done = false;
-  std::vector<std::string> lines;
-  auto emit_box = [&] {
-    auto b = render_box(box, diagnostics);
-    lines.insert(lines.end(), b.begin(), b.end());
-    box_done = true;
-  };
+  void emit_box() {
+    auto b = render_box(box_, diagnostics_);
+    lines_.insert(lines_.end(), b.begin(), b.end());
+    box_done_ = true;
+  }
 
-  std::vector<OpenDiv> divs;
-  std::string fence;  // the open code fence, empty outside code
-  int fence_line = 0;
-  std::string paragraph;  // prose lines waiting to be woven together
-  int paragraph_line = 0;
-  auto flush = [&] {
-    if (paragraph_line == 0) return;
-    std::string woven = weave_inline(paragraph, paragraph_line, inline_context) + "\n";
+  // The pending paragraph, woven, into the output.
+  void flush() {
+    if (paragraph_line_ == 0) return;
+    std::string woven = weave_inline(paragraph_, paragraph_line_, inline_context_) + "\n";
     for (size_t start = 0, end; (end = woven.find('\n', start)) != std::string::npos;
          start = end + 1)
-      lines.push_back(woven.substr(start, end - start));
-    paragraph.clear();
-    paragraph_line = 0;
-  };
-  size_t first = fm.present ? static_cast<size_t>(fm.body_line - 1) : 0;
-  for (size_t i = 0; i < first && i < chapter.lines.size(); ++i) lines.push_back(chapter.lines[i]);
-  if (wants_box &&
-      !has_directive) {  // after the first heading, or at the top of a body without one
-    bool any_heading = false;
-    for (size_t i = first; i < chapter.lines.size(); ++i)
-      any_heading = any_heading || std::regex_match(chapter.lines[i], heading);
-    if (!any_heading) {
-      emit_box();
-      lines.push_back("");
-    }
+      lines_.push_back(woven.substr(start, end - start));
+    paragraph_.clear();
+    paragraph_line_ = 0;
   }
-  for (size_t i = first; i < chapter.lines.size(); ++i) {
-    const std::string& text = chapter.lines[i];
-    int n = static_cast<int>(i) + 1;
-    std::smatch m;
-    if (!fence.empty()) {
-      lines.push_back(text);
-      if (closes_fence(text, fence)) fence.clear();
-      continue;
+
+  // Every line of the chapter: the front matter kept, code copied, prose gathered into
+  // paragraphs, the rest (fences, directives, divs, headings, blank lines) by structure().
+  void weave_lines() {
+    const std::vector<std::string>& all = chapter_.lines;
+    for (const auto& l : all) has_directive_ = has_directive_ || is_directive(l, "box");
+    const std::vector<bool> code = code_lines(all);
+    size_t first = fm_.present ? static_cast<size_t>(fm_.body_line - 1) : 0;
+    for (size_t i = 0; i < first && i < all.size(); ++i) lines_.push_back(all[i]);
+    if (!has_directive_) {  // every page has its box: after the first heading, or at the top
+      bool any_heading = false;
+      for (size_t i = first; i < all.size(); ++i) any_heading = any_heading || is_heading(all[i]);
+      if (!any_heading) {
+        emit_box();
+        lines_.push_back("");
+      }
     }
-    size_t start = text.find_first_not_of(" \t");
-    bool prose = start != std::string::npos && text.compare(start, 3, ":::") != 0 &&
-                 !std::regex_match(text, fence_open) && !std::regex_match(text, heading);
-    if (prose) {
-      for (const OpenDiv& d : divs)
-        if (d.claim >= 0)
-          out.claims[d.claim].text += (out.claims[d.claim].text.empty() ? "" : " ") + text;
-      paragraph += (paragraph_line ? "\n" : "") + text;
-      if (!paragraph_line) paragraph_line = n;
-      continue;
+    for (size_t i = first; i < all.size(); ++i) {
+      const std::string& text = all[i];
+      int n = static_cast<int>(i) + 1;
+      if (!fence_.empty()) {
+        lines_.push_back(text);
+        if (closes_fence(text, fence_)) fence_.clear();
+        continue;
+      }
+      if (code[i] && fence_opening(text).empty()) {  // an indented code block, an HTML comment
+        flush();
+        lines_.push_back(text);
+        continue;
+      }
+      size_t start = text.find_first_not_of(" \t");
+      bool prose = start != std::string::npos && text.compare(start, 3, ":::") != 0 &&
+                   fence_opening(text).empty() && !is_heading(text);
+      if (prose) {
+        for (const OpenDiv& d : divs_)
+          if (d.claim >= 0)
+            out_.claims[d.claim].text += (out_.claims[d.claim].text.empty() ? "" : " ") + text;
+        paragraph_ += (paragraph_line_ ? "\n" : "") + text;
+        if (!paragraph_line_) paragraph_line_ = n;
+        continue;
+      }
+      flush();
+      structure(text, n);
     }
     flush();
-    if (std::regex_match(text, m, fence_open)) {
-      fence = m[1];
+    if (!fence_.empty())
+      diagnostics_.error(file_, fence_line_,
+                         "this code block is never closed: end it with a line " + fence_);
+    for (const OpenDiv& d : divs_)
+      diagnostics_.error(file_, d.line, "this ::: div is never closed: end it with a line ':::'");
+  }
+
+  // A line that is not prose: a fence, a directive, a claim or a div opening or closing, a
+  // heading (the box goes after the first), or a blank line.
+  void structure(const std::string& text, int n) {
+    const BookContext& book = book_;
+    Diagnostics& diagnostics = diagnostics_;
+    const std::string& file = file_;
+    const FrontMatter& fm = fm_;
+    const Record* record = record_;
+    ChapterOutput& out = out_;
+    std::vector<std::string>& lines = lines_;
+    std::vector<OpenDiv>& divs = divs_;
+    const bool wants_box = true, has_directive = has_directive_, box_done = box_done_;
+    std::string& paragraph = paragraph_;
+    int& paragraph_line = paragraph_line_;
+    std::string& fence = fence_;
+    int& fence_line = fence_line_;
+    Scope& scope = scope_;
+    const Scope* beside = beside_;
+    const std::string& reference_gpu = reference_gpu_;
+    if (std::string run = fence_opening(text); !run.empty()) {
+      fence = run;
       fence_line = n;
       lines.push_back(text);
-    } else if (std::regex_match(text, box_directive)) {
+    } else if (is_directive(text, "box")) {
       if (box_done)
         diagnostics.error(file, n, "a second ::: box ::: (a chapter has one box)");
       else
         emit_box();
-    } else if (std::regex_match(text, symbols_directive)) {
+    } else if (is_directive(text, "symbols-table")) {
       auto table =
           render_symbols_table(*book.symbols, book.symbol_users, scope, file, n, diagnostics);
       lines.insert(lines.end(), table.begin(), table.end());
@@ -211,12 +243,12 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
       out.claims.push_back(check_claim(text, fm.id, file, n, scope, diagnostics, beside));
       divs.push_back({n, static_cast<int>(out.claims.size()) - 1});
       lines.push_back(claim_opening(out.claims.back()));
-    } else if (std::regex_match(text, div_close)) {
+    } else if (is_div_close(text)) {
       if (divs.empty()) {
         diagnostics.error(file, n,
                           "this ::: closes a div that was never opened: remove it, or open one "
                           "with ::: {.class}");
-        continue;
+        return;
       }
       if (divs.back().claim >= 0) {
         std::string gpu = record                ? record->gpu
@@ -227,10 +259,10 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
       }
       divs.pop_back();
       lines.push_back(text);
-    } else if (std::regex_match(text, div_open)) {
+    } else if (is_div_open(text)) {
       divs.push_back({n});
       lines.push_back(text);
-    } else if (std::regex_match(text, heading)) {
+    } else if (is_heading(text)) {
       paragraph = text;
       paragraph_line = n;
       flush();
@@ -242,73 +274,119 @@ ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
       lines.push_back(text);  // a blank line
     }
   }
-  flush();
-  if (!fence.empty())
-    diagnostics.error(file, fence_line,
-                      "this code block is never closed: end it with a line " + fence);
-  for (const OpenDiv& d : divs)
-    diagnostics.error(file, d.line, "this ::: div is never closed: end it with a line ':::'");
 
-  // Not yet measured: fine while the book is being written, an error for a strict build.
-  const auto& unmeasured = inline_context.unmeasured_lines;
-  if (!record && !fm.kernels.empty())
-    inline_context.unmeasured_lines.push_back(fm.kernels.front().line);
-  for (const ClaimResult& c : out.claims)
-    if (c.status == ClaimResult::Status::unmeasured)
-      inline_context.unmeasured_lines.push_back(c.line);
-  // An unreadable record is an error already: the values it would have given are not counted again.
-  const bool counted = !unmeasured.empty() && book.store->unreadable.empty();
-  if (counted && book.strict)
-    for (int line : unmeasured)
-      diagnostics.error(file, line, "not yet measured (--strict): run make measure on a GPU");
-  else if (counted)
-    diagnostics.warning(file, unmeasured.front(),
-                        std::to_string(unmeasured.size()) +
-                            " value(s), claim(s) or figure(s) are not yet measured; they render as "
-                            "'not yet measured'");
-  // Skipped or failed on this GPU (its record says why): on the reference GPU the book lacks
-  // those numbers, an error for a strict build; on another GPU a warning, strict or not.
-  std::vector<int> not_run = inline_context.not_run_lines;
-  for (const ClaimResult& c : out.claims)
-    if (c.status == ClaimResult::Status::not_checked) not_run.push_back(c.line);
-  for (const KernelResult& k : out.kernels)
-    if (k.time.not_run && !k.borrowed(fm.id)) not_run.push_back(k.line);
-  if (!not_run.empty()) {
-    std::sort(not_run.begin(), not_run.end());
-    std::string what = std::to_string(not_run.size()) +
-                       " value(s), claim(s) or result(s) rest on results skipped or failed on " +
-                       "this GPU (" + (record ? record->file : "its record") +
-                       " says why); they render as such";
-    if (book.strict && book.woven_is_reference)
-      diagnostics.error(file, not_run.front(),
-                        what +
-                            " (--strict, on the reference GPU): make measure on a GPU that "
-                            "can run them");
-    else
-      diagnostics.warning(file, not_run.front(), what);
-  }
-  for (const ClaimResult& c : out.claims)
-    if (c.status == ClaimResult::Status::broken) {
-      std::string what = "claim is broken on this GPU: " + c.expr + "; revisit the sentence";
-      if (book.strict)
-        diagnostics.error(file, c.line, what + " (--strict)");
+  // What the chapter leaves unmeasured, unrun, broken or stale: warnings, or errors for a strict
+  // build.
+  void report() {
+    const BookContext& book = book_;
+    Diagnostics& diagnostics = diagnostics_;
+    const std::string& file = file_;
+    const FrontMatter& fm = fm_;
+    const Record* record = record_;
+    const ChapterOutput& out = out_;
+    InlineContext& inline_context = inline_context_;
+    // Not yet measured: fine while the book is being written, an error for a strict build.
+    const auto& unmeasured = inline_context.unmeasured_lines;
+    if (!record && !fm.kernels.empty())
+      inline_context.unmeasured_lines.push_back(fm.kernels.front().line);
+    for (const ClaimResult& c : out.claims)
+      if (c.status == ClaimResult::Status::unmeasured)
+        inline_context.unmeasured_lines.push_back(c.line);
+    // An unreadable record is an error already: the values it would have given are not counted
+    // again.
+    const bool counted = !unmeasured.empty() && book.store->unreadable.empty();
+    if (counted && book.strict)
+      for (int line : unmeasured)
+        diagnostics.error(file, line, "not yet measured (--strict): run make measure on a GPU");
+    else if (counted)
+      diagnostics.warning(
+          file, unmeasured.front(),
+          std::to_string(unmeasured.size()) +
+              " value(s), claim(s) or figure(s) are not yet measured; they render as "
+              "'not yet measured'");
+    // Skipped or failed on this GPU (its record says why): on the reference GPU the book lacks
+    // those numbers, an error for a strict build; on another GPU a warning, strict or not.
+    std::vector<int> not_run = inline_context.not_run_lines;
+    for (const ClaimResult& c : out.claims)
+      if (c.status == ClaimResult::Status::not_checked) not_run.push_back(c.line);
+    for (const KernelResult& k : out.kernels)
+      if (k.time.not_run && !k.borrowed(fm.id)) not_run.push_back(k.line);
+    if (!not_run.empty()) {
+      std::sort(not_run.begin(), not_run.end());
+      std::string what = std::to_string(not_run.size()) +
+                         " value(s), claim(s) or result(s) rest on results skipped or failed on " +
+                         "this GPU (" + (record ? record->file : "its record") +
+                         " says why); they render as such";
+      if (book.strict && book.woven_is_reference)
+        diagnostics.error(file, not_run.front(),
+                          what +
+                              " (--strict, on the reference GPU): make measure on a GPU that "
+                              "can run them");
       else
-        diagnostics.warning(file, c.line, what);
+        diagnostics.warning(file, not_run.front(), what);
     }
-  if (out.stale) {
-    std::string what =
-        "the numbers of chapter " + fm.id + " are stale: " +
-        (record->sources_sha256.empty()
-             ? record->file + " has no \"sources_sha256\", so nothing ties them to its code"
-             : "its code changed after " + record->file + " was measured") +
-        "; run make measure CHAPTER=" + fm.id;
-    if (book.strict)
-      diagnostics.error(file, 1, what + " (--strict)");
-    else
-      diagnostics.warning(file, 1, what);
+    for (const ClaimResult& c : out.claims)
+      if (c.status == ClaimResult::Status::broken) {
+        std::string what = "claim is broken on this GPU: " + c.expr + "; revisit the sentence";
+        if (book.strict)
+          diagnostics.error(file, c.line, what + " (--strict)");
+        else
+          diagnostics.warning(file, c.line, what);
+      }
+    if (out.stale) {
+      std::string what =
+          "the numbers of chapter " + fm.id + " are stale: " +
+          (record->sources_sha256.empty()
+               ? record->file + " has no \"sources_sha256\", so nothing ties them to its code"
+               : "its code changed after " + record->file + " was measured") +
+          "; run make measure CHAPTER=" + fm.id;
+      if (book.strict)
+        diagnostics.error(file, 1, what + " (--strict)");
+      else
+        diagnostics.warning(file, 1, what);
+    }
   }
-  for (const auto& l : lines) out.markdown += l + "\n";
-  return out;
+
+  const Chapter& chapter_;
+  const BookContext& book_;
+  Diagnostics& diagnostics_;
+  ChapterOutput out_;
+  const FrontMatter& fm_;
+  const std::string& file_;
+  Scope scope_;
+  const Record* record_;
+  const MeasurementStore no_records_;
+  Scope reference_;
+  const Scope* beside_;
+  std::string reference_gpu_;
+  BoxInput box_;
+  InlineContext inline_context_;
+
+  std::vector<std::string> lines_;  // the woven chapter
+  bool has_directive_ = false;      // a ::: box ::: places the box; else after the first heading
+  bool box_done_ = false;
+  std::vector<OpenDiv> divs_;
+  std::string fence_;  // the open code fence, empty outside code
+  int fence_line_ = 0;
+  std::string paragraph_;  // prose lines waiting to be woven together
+  int paragraph_line_ = 0;
+};
+
+}  // namespace
+
+bool is_stale(const Chapter& chapter, const Record& record, const BookContext& book) {
+  if (record.sources_sha256.empty())
+    return true;  // nothing ties the numbers to the code they measured
+  std::vector<std::string> files;
+  if (book.manifest && book.manifest->present())
+    files = book.manifest->files_of(chapter.fm.id, chapter.path);
+  if (files.empty()) files = record.sources;
+  return sources_sha256(book.root, files) != record.sources_sha256;
+}
+
+ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,
+                            Diagnostics& diagnostics) {
+  return ChapterWeaver(chapter, book, diagnostics).run();
 }
 
 }  // namespace weave

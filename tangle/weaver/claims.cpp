@@ -1,8 +1,7 @@
 #include "claims.h"
 
-#include <regex>
-
 #include "format.h"
+#include "line_shapes.h"
 #include "spans.h"
 
 namespace weave {
@@ -31,10 +30,7 @@ const char* status_name(ClaimResult::Status status) {
   return "";
 }
 
-bool opens_claim(const std::string& line) {
-  static const std::regex claim(R"(^\s*:::+\s*\{[^}]*\.claim(\s|\}).*)");
-  return std::regex_match(line, claim);
-}
+bool opens_claim(const std::string& line) { return is_claim_opening(line); }
 
 namespace {
 
@@ -54,14 +50,14 @@ ClaimResult check_claim(const std::string& opening, const std::string& chapter_i
   c.chapter_id = chapter_id;
   c.file = file;
   c.line = line;
-  static const std::regex expr_attribute(R"re(expr="([^"]*)")re");
-  std::smatch m;
-  if (!std::regex_search(opening, m, expr_attribute)) {
+  const size_t open = opening.find("expr=\"");
+  const size_t close = open == std::string::npos ? open : opening.find('"', open + 6);
+  if (close == std::string::npos) {
     diagnostics.error(
         file, line, "a claim needs its relation: ::: {.claim expr=\"a : time < 0.6 * b : time\"}");
     return c;
   }
-  c.expr = m[1];
+  c.expr = opening.substr(open + 6, close - open - 6);
   std::string error;
   auto expr = parse_expression(c.expr, true, error);
   if (!expr) {
@@ -92,58 +88,100 @@ std::string claim_opening(const ClaimResult& c) {
 
 namespace {
 
-// "`a` = 0.71 not < `b` = 0.75; ...": each comparison with both sides' values.
-std::string comparisons_text(const Evaluation& evaluation) {
-  std::string parts;
+// "- `a` = 0.71 not < `b` = 0.75": each comparison with both sides' values, one list item each.
+std::string comparisons_list(const Evaluation& evaluation) {
+  std::string items;
   for (const Comparison& k : evaluation.comparisons) {
     std::string relation = k.holds ? k.op : "not " + k.op;
-    parts += std::string(parts.empty() ? "" : "; ") + "`" + k.left_text + "` = " + shown(k.left) +
-             " " + relation + " `" + k.right_text + "` = " + shown(k.right);
+    items += "- `" + k.left_text + "` = " + shown(k.left) + " " + relation + " `" + k.right_text +
+             "` = " + shown(k.right) + "\n";
   }
-  return parts;
+  return items;
 }
 
-// The verdict on the reference GPU, after this GPU's: "On the reference, NVIDIA H200: held (...)."
-std::string reference_verdict(const ClaimResult& c, const std::string& reference_gpu) {
-  const std::string on = " On the reference GPU, " + reference_gpu + ": ";
+// " (all 3 comparisons)" for a claim that holds, "1 of 3 comparisons fails. " for one that does
+// not; nothing for a claim of one comparison.
+std::string comparisons_count(const Evaluation& evaluation, bool holds) {
+  size_t n = evaluation.comparisons.size(), failing = 0;
+  for (const Comparison& k : evaluation.comparisons) failing += k.holds ? 0 : 1;
+  if (n <= 1) return "";
+  if (holds) return n == 2 ? " (both comparisons)" : " (all " + std::to_string(n) + " comparisons)";
+  return std::to_string(failing) + " of " + std::to_string(n) + " comparisons " +
+         (failing == 1 ? "fails" : "fail") + ". ";
+}
+
+// A GPU's name in the summary's HTML: its own text, never markup (a record is input, tools.md O8).
+std::string html_text(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else
+      out += c;
+  }
+  return out;
+}
+
+// The reference GPU's verdict, a word for the summary and its comparisons for the fold.
+struct ReferenceVerdict {
+  std::string summary, body;
+};
+ReferenceVerdict reference_verdict(const ClaimResult& c, const std::string& reference_gpu) {
+  const std::string on = " On the reference GPU, " + html_text(reference_gpu) + ": ";
+  const Evaluation& e = c.reference_evaluation;
   switch (*c.reference_status) {
     case ClaimResult::Status::holds:
-      return on + "held (" + comparisons_text(c.reference_evaluation) + ").";
+      return {on + "held.", on.substr(1) + "held.\n\n" + comparisons_list(e)};
     case ClaimResult::Status::broken:
-      return on + "broken too (" + comparisons_text(c.reference_evaluation) + ").";
+      return {on + "broken too.", on.substr(1) + "broken too.\n\n" + comparisons_list(e)};
     case ClaimResult::Status::unmeasured:
     case ClaimResult::Status::not_checked:
-      return on + "not checked (" + c.reference_evaluation.result.message + ").";
     case ClaimResult::Status::invalid:
-      return on + "not checked (" + c.reference_evaluation.result.message + ").";
+      return {on + "not checked (" + e.result.message + ").", ""};
   }
-  return "";
+  return {};
 }
 
 }  // namespace
 
-// The verdict as an HTML <span> tag pair, not a bracketed span [...]{.claim-verdict}: Pandoc reads
-// both into the same span, but it parsed a bracketed span of a long verdict (dozens of code spans)
-// several times over, once per way a '[' can open, and the verdicts were most of the book's
-// Markdown reading time (issue 11, build speed: 24 s -> 8 s over the chapters; same HTML).
+// A measured verdict is one line, its comparisons folded under it: a <details> whose summary says
+// whether the claim holds and over how many comparisons, opened on demand (a claim over 40
+// comparisons printed them all, a screen and a half). The book's other folded parts (the
+// apparatus, book/render/code_blocks.lua) are <details> too; the EPUB keeps them as HTML5.
+// A verdict with nothing measured stays an HTML <span>, not a bracketed span [...]{.claim-verdict}:
+// Pandoc parsed a bracketed span of a long verdict several times over (issue 11, build speed).
 // Woven for a GPU other than the reference, "this GPU" is "yours" and the reference's verdict
-// follows: "**Broken on yours, NVIDIA L4:** ... On the reference GPU, NVIDIA H200: held (...)."
+// follows: "**Broken on yours, NVIDIA L4:** ... On the reference GPU, NVIDIA H200: held."
 std::string claim_verdict(const ClaimResult& c, const std::string& gpu,
                           const std::string& reference_gpu) {
   const std::string open = "<span class=\"claim-verdict\">", close = "</span>";
   const bool beside = c.reference_status.has_value();
-  const std::string after = beside ? reference_verdict(c, reference_gpu) : "";
-  std::string on = gpu.empty() ? "this GPU" : gpu;
+  const ReferenceVerdict after = beside ? reference_verdict(c, reference_gpu) : ReferenceVerdict{};
+  std::string on = gpu.empty() ? "this GPU" : html_text(gpu);
   if (beside) on = "yours, " + on;
+  auto folded = [&](const std::string& summary, const std::string& body) {
+    return "<details class=\"claim-verdict\"><summary>" + summary + after.summary +
+           "</summary>\n\n" + body + (!body.empty() && !after.body.empty() ? "\n" : "") +
+           after.body + "\n</details>";
+  };
+  const bool measured =
+      c.status == ClaimResult::Status::holds || c.status == ClaimResult::Status::broken;
+  std::string summary;
   if (c.status == ClaimResult::Status::unmeasured)
-    return open + "Not yet checked: " + c.evaluation.result.message + "." + after + close;
-  if (c.status == ClaimResult::Status::not_checked)
-    return open + "Not checked on " + on + ": " + c.evaluation.result.message + "." + after + close;
-  std::string parts = comparisons_text(c.evaluation);
-  if (c.status == ClaimResult::Status::holds)
-    return open + "Holds on " + on + ": " + parts + "." + after + close;
-  return open + "**Broken on " + on + ":** " + parts + ". This sentence needs revisiting." + after +
-         close;
+    summary = "Not yet checked: " + c.evaluation.result.message + ".";
+  else if (c.status == ClaimResult::Status::not_checked)
+    summary = "Not checked on " + on + ": " + c.evaluation.result.message + ".";
+  else if (c.status == ClaimResult::Status::holds)
+    summary = "Holds on " + on + comparisons_count(c.evaluation, true) + ".";
+  else
+    summary = "**Broken on " + on + ":** " + comparisons_count(c.evaluation, false) +
+              "This sentence needs revisiting.";
+  if (!measured && after.body.empty()) return open + summary + after.summary + close;
+  return folded(summary, measured ? comparisons_list(c.evaluation) : "");
 }
 
 }  // namespace weave

@@ -181,6 +181,18 @@ TermValue Scope::lookup(const Term& term) const {
 }
 
 Value Scope::eval(const Expr& e, Evaluation& out) const {
+  // Every value on the way is finite, or the expression is an error where it is written: a NaN
+  // or an infinity was woven as text (10^400 as "NaN×10^-2147483648^", tools.md O1).
+  Value v = eval_node(e, out);
+  if (v.state == Value::State::known && !std::isfinite(v.number))
+    return error_value("'" + to_text(e) + "' is " +
+                       (v.number != v.number ? "not a number" : "infinite") +
+                       " here: a value the book prints is finite; check the expression and the "
+                       "records it reads");
+  return v;
+}
+
+Value Scope::eval_node(const Expr& e, Evaluation& out) const {
   if (e.op == Expr::Op::number) return {Value::State::known, e.number, e.unit, ""};
   if (e.op == Expr::Op::term) {
     TermValue t = lookup(e.term);

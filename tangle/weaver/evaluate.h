@@ -54,7 +54,8 @@ class Scope {
 
  private:
   TermValue machine_term(const Term& term) const;
-  Value eval(const Expr& e, Evaluation& out) const;
+  Value eval(const Expr& e, Evaluation& out) const;       // finite, or an error
+  Value eval_node(const Expr& e, Evaluation& out) const;  // one step, unchecked
 
   const MeasurementStore& store_;
   std::string chapter_id_;

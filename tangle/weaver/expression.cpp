@@ -16,13 +16,12 @@ bool key_char(char c) {
 bool name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-ExprPtr make(Expr::Op op, ExprPtr left, ExprPtr right = nullptr) {
-  auto e = std::make_shared<Expr>();
-  e->op = op;
-  e->left = std::move(left);
-  e->right = std::move(right);
-  return e;
-}
+// Bounds on one expression, so that parsing, evaluating, printing and freeing its tree (all
+// recursive) stay far from the stack's end: 20 000 nested parentheses, or a sum of 20 000
+// terms, overflowed it (tools.md C2). The book's largest expression has a few dozen nodes.
+constexpr int kMaxDepth = 100;       // nested parentheses, unary minuses and powers
+constexpr int kMaxNodes = 1000;      // numbers, terms and operators
+constexpr size_t kShownChars = 120;  // of an expression quoted in an error
 
 class Parser {
  public:
@@ -47,8 +46,30 @@ class Parser {
  private:
   bool ok() const { return error_.empty(); }
   void fail(const std::string& what) {
-    if (ok()) error_ = what + " (at column " + std::to_string(i_ + 1) + " of '" + s_ + "')";
+    std::string shown = s_.size() <= kShownChars ? s_ : s_.substr(0, kShownChars) + "...";
+    if (ok()) error_ = what + " (at column " + std::to_string(i_ + 1) + " of '" + shown + "')";
   }
+  ExprPtr make(Expr::Op op, ExprPtr left, ExprPtr right = nullptr) {
+    if (++nodes_ == kMaxNodes)
+      fail("the expression has more than " + std::to_string(kMaxNodes) +
+           " parts: split it, or name a part in book/symbols.json");
+    auto e = std::make_shared<Expr>();
+    e->op = op;
+    e->left = std::move(left);
+    e->right = std::move(right);
+    return e;
+  }
+  // One level deeper for the life of the guard; past kMaxDepth the parse fails and stops there.
+  struct Deeper {
+    explicit Deeper(Parser& p) : p(p) {
+      if (++p.depth_ > kMaxDepth)
+        p.fail("the expression nests more than " + std::to_string(kMaxDepth) +
+               " levels deep (parentheses, minus signs, powers): write it flatter");
+    }
+    ~Deeper() { --p.depth_; }
+    Parser& p;
+  };
+  ExprPtr leaf() { return std::make_shared<Expr>(); }
   void skip() {
     while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
   }
@@ -91,6 +112,8 @@ class Parser {
     return make(op, left, sum());
   }
   ExprPtr sum() {
+    Deeper deeper(*this);
+    if (!ok()) return leaf();
     ExprPtr e = product();
     while (ok()) {
       if (eat("+"))
@@ -115,11 +138,15 @@ class Parser {
     return e;
   }
   ExprPtr power() {
+    Deeper deeper(*this);
+    if (!ok()) return leaf();
     ExprPtr base = unary();
     if (ok() && eat("^")) return make(Expr::Op::pow, base, power());
     return base;
   }
   ExprPtr unary() {
+    Deeper deeper(*this);
+    if (!ok()) return leaf();
     if (eat("-")) return make(Expr::Op::neg, unary());
     return primary();
   }
@@ -205,6 +232,8 @@ class Parser {
   const std::string& s_;
   size_t i_ = 0;
   std::string error_;
+  int depth_ = 0;
+  int nodes_ = 0;
 };
 
 }  // namespace
@@ -232,8 +261,11 @@ std::optional<std::string> normalise_key(const std::string& key, std::string& er
         error = "'" + arg + "' in the key '" + key + "' is not a power like 2^28";
         return std::nullopt;
       }
+      // 0^n and 1^n never grow: computed, not looped (1^9999999999999 ran for ever, tools.md
+      // C3); any other base passes 2^62 within 63 steps, where the loop stops.
       unsigned long long value = 1;
-      for (long long k = 0; k < exponent; ++k) {
+      if (base <= 1) value = (base == 0 && exponent > 0) ? 0 : 1;
+      for (long long k = 0; base > 1 && k < exponent; ++k) {
         if (base != 0 && value > (1ull << 62) / static_cast<unsigned long long>(base)) {
           error = "'" + arg + "' in the key '" + key + "' is too large";
           return std::nullopt;

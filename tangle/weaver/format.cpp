@@ -36,6 +36,8 @@ const std::vector<Prefix> binary = {
     {"Ki", 1024.0}, {"Mi", 1048576.0}, {"Gi", 1073741824.0}, {"Ti", 1099511627776.0}};
 
 std::string plain_number(double value, int digits) {
+  // The evaluator refuses what is not finite; this stays defined if one slips through.
+  if (!std::isfinite(value)) return value != value ? "NaN" : (value > 0 ? "∞" : "-∞");
   if (value == std::round(value) && std::fabs(value) < 1e7)
     return std::to_string(static_cast<long long>(value));
   double magnitude = value == 0 ? 0 : std::floor(std::log10(std::fabs(value)));

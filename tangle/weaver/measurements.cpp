@@ -1,11 +1,13 @@
 #include "measurements.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include "expression.h"
+#include "file_reading.h"
 
 namespace weave {
 namespace fs = std::filesystem;
@@ -37,9 +39,41 @@ std::optional<nlohmann::json> parse_json(const std::string& text, const std::str
 
 bool is_count(const nlohmann::json& n);
 
+// The words of a record the box prints (the GPU, the date, the versions) are names and numbers:
+// a character Markdown or HTML reads as markup is refused, so no record puts live HTML into the
+// book (tools.md O8: gpu "<img src=x onerror=...>" was woven raw). The date is ISO 8601.
+void check_printed_words(const nlohmann::json& j, const std::string& shown,
+                         Diagnostics& diagnostics) {
+  auto check = [&](const nlohmann::json& object, const char* key, const std::string& where) {
+    auto it = object.find(key);
+    if (it == object.end() || !it->is_string()) return;
+    const std::string value = it->get<std::string>();
+    size_t bad = value.find_first_of("<>&\"[]{}`*_\\|");
+    for (size_t i = 0; i < value.size() && bad == std::string::npos; ++i)
+      if (static_cast<unsigned char>(value[i]) < 0x20) bad = i;
+    if (bad != std::string::npos)
+      diagnostics.error(shown, 0,
+                        where + key + " holds the character '" + value.substr(bad, 1) +
+                            "', which Markdown or HTML reads as markup: a record names its GPU "
+                            "and versions in plain words; run make measure again");
+  };
+  for (const char* key : {"gpu", "date"}) check(j, key, "");
+  if (auto it = j.find("context"); it != j.end() && it->is_object())
+    for (const char* key : {"gpu", "runtime", "driver", "nvcc"}) check(*it, key, "context.");
+  std::string date = text_field(j, "date");
+  bool iso = date.size() >= 10 && std::isdigit(static_cast<unsigned char>(date[0])) &&
+             date[4] == '-' && date[7] == '-';
+  if (!date.empty() && !iso)
+    diagnostics.error(
+        shown, 0,
+        "has the date \"" + date.substr(0, 40) +
+            "\", which is not ISO 8601 (2026-11-29T15:02:11Z); run make measure again");
+}
+
 Record read_record(const nlohmann::json& j, const std::string& shown, Diagnostics& diagnostics) {
   Record r;
   r.file = shown;
+  check_printed_words(j, shown, diagnostics);
   r.chapter = text_field(j, "chapter");
   r.title = text_field(j, "title");
   r.src = text_field(j, "src");
@@ -98,6 +132,7 @@ Record read_record(const nlohmann::json& j, const std::string& shown, Diagnostic
 Machine read_machine(const nlohmann::json& j, const std::string& shown, Diagnostics& diagnostics) {
   Machine m;
   m.file = shown;
+  check_printed_words(j, shown, diagnostics);
   m.gpu = text_field(j, "gpu");
   m.date = text_field(j, "date");
   m.sources_sha256 = text_field(j, "sources_sha256");
@@ -304,17 +339,15 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
   std::sort(files.begin(), files.end());
   for (const auto& path : files) {
     std::string shown = (fs::path(store.folder) / path.filename()).string();
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      diagnostics.error(shown, 0,
-                        "cannot be read; check its permissions or run make measure again");
+    std::string why;
+    auto text = read_regular_file(path, why);
+    if (!text) {
+      diagnostics.error(shown, 0, why + "; remove it, or run make measure again");
       store.unreadable.push_back(shown);
       if (path.stem() == "machine") store.machine_unreadable = true;
       continue;
     }
-    std::stringstream text;
-    text << in.rdbuf();
-    add_measurement_file(store, path.stem().string(), text.str(), shown, diagnostics);
+    add_measurement_file(store, path.stem().string(), *text, shown, diagnostics);
   }
   // One folder, one GPU: a record another GPU made would put its numbers beside this GPU's
   // ceilings, under this GPU's name.
@@ -328,6 +361,24 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
                               "into its GPU's folder, or measure it again here (make measure "
                               "CHAPTER=" +
                               id + ")");
+  // Without a machine.json the folder's records still name one GPU between them (tools.md O2).
+  if (!store.machine && !store.machine_unreadable) {
+    const Record* first = nullptr;
+    for (const auto& [id, record] : store.records) {
+      if (record.gpu.empty()) continue;
+      if (!first) {
+        first = &record;
+      } else if (record.gpu != first->gpu) {
+        diagnostics.error(record.file, 0,
+                          "was measured on " + record.gpu + ", but " + first->file + " on " +
+                              first->gpu +
+                              ": a GPU's folder holds that GPU's records only; move the record "
+                              "into its GPU's folder, or measure it again here (make measure "
+                              "CHAPTER=" +
+                              id + ")");
+      }
+    }
+  }
   return store;
 }
 

@@ -59,21 +59,6 @@ Attributes read_attributes(const std::string& text) {
   return a;
 }
 
-// The index of the ']' that closes the '[' at `open`, or npos.
-size_t closing_bracket(const std::string& s, size_t open) {
-  int depth = 0;
-  for (size_t i = open; i < s.size(); ++i) {
-    if (s[i] == '\\') {
-      ++i;
-      continue;
-    }
-    if (s[i] == '[') ++depth;
-    if (s[i] == ']' && --depth == 0) return i;
-    if (s[i] == '`' || s.compare(i, 2, "\n\n") == 0) return std::string::npos;
-  }
-  return std::string::npos;
-}
-
 // A record's words inside a bracketed span: its brackets escaped, so the span ends where it should.
 std::string escape_brackets(const std::string& text) {
   std::string out;
@@ -82,6 +67,39 @@ std::string escape_brackets(const std::string& text) {
 }
 
 }  // namespace
+
+// One pass with a stack, not a scan from each '[' (a paragraph of 100 000 '[' took 36 s,
+// tools.md Z7). As a scan from the '[' would: a backslash hides the character after it (but a
+// '[' right after one still closes where a scan from it would end), and a backtick or a blank
+// line ends every bracket still open.
+std::vector<size_t> closing_brackets(const std::string& s) {
+  std::vector<size_t> closes(s.size(), std::string::npos);
+  std::vector<size_t> open;                       // the unescaped '[' not yet closed
+  std::vector<std::pair<size_t, size_t>> hidden;  // an escaped '[': (position, open.size() then)
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\') {
+      if (i + 1 < s.size() && s[i + 1] == '[') hidden.emplace_back(i + 1, open.size());
+      ++i;
+      continue;
+    }
+    if (s[i] == '[') open.push_back(i);
+    if (s[i] == ']') {
+      while (!hidden.empty() && hidden.back().second == open.size()) {
+        closes[hidden.back().first] = i;
+        hidden.pop_back();
+      }
+      if (!open.empty()) {
+        closes[open.back()] = i;
+        open.pop_back();
+      }
+    }
+    if (s[i] == '`' || s.compare(i, 2, "\n\n") == 0) {
+      open.clear();
+      hidden.clear();
+    }
+  }
+  return closes;
+}
 
 std::string attribute_text(std::string text) {
   for (char& c : text)
@@ -119,6 +137,7 @@ std::string reference_beside(const Expr& expr, const std::string& title, const A
 }  // namespace
 
 std::string weave_inline(const std::string& line, int first_line, InlineContext& context) {
+  const std::vector<size_t> closes = closing_brackets(line);
   std::string out;
   size_t i = 0;
   // A paragraph's lines are woven together, so a span may wrap; messages name the line it starts
@@ -164,7 +183,7 @@ std::string weave_inline(const std::string& line, int first_line, InlineContext&
       continue;
     }
     if (c == '[') {
-      size_t close = closing_bracket(line, i);
+      size_t close = closes[i];
       size_t brace_end =
           close != std::string::npos && close + 1 < line.size() && line[close + 1] == '{'
               ? line.find('}', close + 1)

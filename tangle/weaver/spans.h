@@ -36,6 +36,10 @@ struct InlineContext {
 std::string value_span(const Value& value, const std::string& title, const std::string& fmt,
                        int digits, std::string& error);
 
+// For each '[' of `text`, the index of the ']' that closes it (counting nested pairs), or npos
+// when a backtick, a blank line or the end comes first; npos at every other index.
+std::vector<size_t> closing_brackets(const std::string& text);
+
 // `title` made safe for a Pandoc attribute value.
 std::string attribute_text(std::string text);
 

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "file_reading.h"
 #include "sha256.h"
 
 namespace weave {
@@ -11,12 +12,11 @@ namespace fs = std::filesystem;
 
 Manifest Manifest::read(const fs::path& root) {
   Manifest m;
-  std::ifstream in(root / "src" / ".tangle-manifest");
-  if (!in) return m;
+  std::string why;
+  auto bytes = read_regular_file(root / "src" / ".tangle-manifest", why);
+  if (!bytes) return m;
   m.present_ = true;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  for (const std::string& line : split_lines(*bytes)) {
     size_t tab = line.find('\t');
     if (line.empty() || line[0] == '#' || tab == std::string::npos) continue;
     m.entries_.emplace_back(line.substr(0, tab), line.substr(tab + 1));
@@ -61,13 +61,12 @@ std::string sources_sha256(const fs::path& root, std::vector<std::string> paths)
   paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
   Sha256 hash;
   for (const auto& path : paths) {
-    std::ifstream in(root / path, std::ios::binary);
-    if (!in) continue;
-    std::stringstream bytes;
-    bytes << in.rdbuf();
+    std::string why;
+    auto bytes = read_regular_file(root / path, why);
+    if (!bytes) continue;
     hash.update(path);
     hash.update(std::string_view("\0", 1));
-    hash.update(code_bytes(bytes.str()));
+    hash.update(code_bytes(*bytes));
     hash.update(std::string_view("\0", 1));
   }
   return hash.hex();

@@ -5,20 +5,24 @@
 #include <nlohmann/json.hpp>
 
 #include "box.h"
+#include "file_reading.h"
 
 namespace weave {
 
 SymbolTable SymbolTable::read(const std::filesystem::path& path, const std::string& shown,
                               Diagnostics& diagnostics) {
   SymbolTable table;
-  std::ifstream in(path);
-  if (!in) {
-    diagnostics.error(shown, 0, "is missing: it defines the book's symbols (see appendix B)");
+  std::string why;
+  auto bytes = read_regular_file(path, why);
+  if (!bytes) {
+    diagnostics.error(shown, 0,
+                      (why == "does not exist" ? std::string("is missing") : why) +
+                          ": it defines the book's symbols (see appendix B)");
     return table;
   }
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(*bytes);
   } catch (const std::exception& e) {
     diagnostics.error(shown, 0, std::string("is not valid JSON: ") + e.what());
     return table;

@@ -84,7 +84,27 @@ bool check_utf8_lines(std::vector<std::string>& lines, const std::string& file,
     diagnostics.error(
         file, first_unshown,
         std::to_string(invalid - kLinesShown) + " more line(s) from here on are not UTF-8 either");
-  return invalid == 0;
+  // A control character (a NUL, a form feed, a lone carriage return) is no text of a chapter and
+  // would pass raw into the HTML (tools.md O12); the passes after this one see none.
+  int controls = 0;
+  for (size_t n = 0; n < lines.size(); ++n) {
+    std::string& line = lines[n];
+    for (size_t at = 0; at < line.size(); ++at) {
+      unsigned char c = static_cast<unsigned char>(line[at]);
+      if ((c >= 0x20 && c != 0x7F) || c == '\t') continue;
+      if (++controls <= kLinesShown) {
+        char byte[8];
+        std::snprintf(byte, sizeof byte, "0x%02X", c);
+        diagnostics.error(file, static_cast<int>(n) + 1,
+                          "the control character " + std::string(byte) + " at column " +
+                              std::to_string(at + 1) +
+                              " cannot be in a chapter: remove it (only tabs are allowed)");
+      }
+      line.replace(at, 1, "\xEF\xBF\xBD");
+      at += 2;
+    }
+  }
+  return invalid == 0 && controls == 0;
 }
 
 }  // namespace weave

@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "chapter_pass.h"
+#include "file_reading.h"
 #include "gpus_page.h"
 #include "output.h"
 #include "reports.h"
@@ -15,30 +16,24 @@ namespace {
 
 fs::path under(const fs::path& root, const fs::path& p) { return p.is_absolute() ? p : root / p; }
 
-std::optional<std::vector<std::string>> read_lines(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::vector<std::string> lines;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (lines.empty() && line.starts_with("\xEF\xBB\xBF"))
-      line.erase(0, 3);  // a byte-order mark: no part of the text
-    lines.push_back(line);
-  }
-  return lines;
+std::optional<std::vector<std::string>> read_lines(const fs::path& path, std::string& why) {
+  auto bytes = read_regular_file(path, why);
+  if (!bytes) return std::nullopt;
+  return split_lines(*bytes);
 }
 
 // book/chapters.txt: one chapter path a line, '#' comments; each chapter read with its front
 // matter.
 std::vector<Chapter> read_chapters(const Options& o, Diagnostics& diagnostics) {
   std::vector<Chapter> chapters;
-  auto list = read_lines(under(o.root, o.book));
+  std::string why;
+  auto list = read_lines(under(o.root, o.book), why);
   if (!list) {
-    diagnostics.error(o.book.string(), 0, "cannot be read: it lists the chapters in book order");
+    diagnostics.error(o.book.string(), 0, why + ": it lists the chapters in book order");
     return chapters;
   }
   std::map<std::string, int> id_line;
+  std::map<std::string, int> basename_line;  // chapter file name -> its line in the list
   std::vector<std::string> paths = *list;
   check_utf8_lines(paths, o.book.string(), diagnostics);
   for (size_t i = 0; i < list->size(); ++i) {
@@ -58,14 +53,31 @@ std::vector<Chapter> read_chapters(const Options& o, Diagnostics& diagnostics) {
                             "chapters/3.1-reduction.md");
       continue;
     }
-    auto lines = read_lines(under(o.root, path));
+    auto lines = read_lines(under(o.root, path), why);
     if (!lines) {
       diagnostics.error(o.book.string(), static_cast<int>(i) + 1,
-                        path + " does not exist: write it, or remove this line");
+                        path + " " + why + ": write it, or remove this line");
+      continue;
+    }
+    // A chapter is woven to <its file name>.md: two of one name, or one named as a page the
+    // weaver writes itself, would overwrite each other (tools.md O5).
+    const std::string basename = fs::path(path).stem().string();
+    const int line = static_cast<int>(i) + 1;
+    if (basename == "claims" || basename == kGpusPageBasename) {
+      diagnostics.error(o.book.string(), line,
+                        path + ": the file name " + basename +
+                            ".md is the weaver's own page: rename the chapter");
+      continue;
+    }
+    if (auto [it, fresh] = basename_line.emplace(basename, line); !fresh) {
+      diagnostics.error(o.book.string(), line,
+                        path + " has the file name of the chapter on line " +
+                            std::to_string(it->second) + ": both would be woven to " + basename +
+                            ".md; rename one");
       continue;
     }
     check_utf8_lines(*lines, path, diagnostics);  // before the front matter: a title is a line too
-    Chapter c{path, fs::path(path).stem().string(), *lines, {}};
+    Chapter c{path, basename, *lines, {}};
     c.fm = read_front_matter(c.lines, path, diagnostics);
     if (c.fm.id.empty())
       diagnostics.error(path, 1, "the front matter needs an id: (id: \"3.1\")");

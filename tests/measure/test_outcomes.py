@@ -277,17 +277,19 @@ class Peers(unittest.TestCase):
     def test_a_failing_peer_is_recorded_and_the_run_goes_on(self):
         with tempfile.TemporaryDirectory() as folder:
             root = Path(folder)
-            (root / 'bad.py').write_text('import sys\nsys.exit("no such kernel")\n')
-            (root / 'away.py').write_text('import sys\nsys.stderr.write("no torch\\n")\nsys.exit(77)\n')
+            (root / 'src' / 'p').mkdir(parents=True)  # peers are tangled scripts under src/
+            (root / 'src/p/bad.py').write_text('import sys\nsys.exit("no such kernel")\n')
+            (root / 'src/p/away.py').write_text(
+                'import sys\nsys.stderr.write("no torch\\n")\nsys.exit(77)\n')
             results = {}
             with redirect_stderr(io.StringIO()):
-                contexts = measure.measure_peers(root, ['bad.py', 'away.py'], results, 'x.md:3')
-            self.assertEqual(contexts['bad.py']['status'], 'failed')
-            self.assertIn('exited with status 1 (no such kernel)', contexts['bad.py']['reason'])
-            self.assertEqual(contexts['away.py']['status'], 'skipped')
+                contexts = measure.measure_peers(root, ['src/p/bad.py', 'src/p/away.py'], results,
+                                                 'x.md:3')
+            self.assertEqual(contexts['src/p/bad.py']['status'], 'failed')
+            self.assertIn('exited with status 1 (no such kernel)', contexts['src/p/bad.py']['reason'])
+            self.assertEqual(contexts['src/p/away.py']['status'], 'skipped')
             rows = outcomes.collect('4.3', results, contexts)
-            self.assertEqual([row[1] for row in rows], ['peer bad.py', 'peer away.py'])
-
+            self.assertEqual([row[1] for row in rows], ['peer src/p/bad.py', 'peer src/p/away.py'])
 
 if __name__ == '__main__':
     unittest.main()

@@ -16,9 +16,11 @@ FIXTURE = Path(__file__).resolve().parent / 'fixtures' / 'peers' / 'sdpa_like.js
 
 
 def write_script(folder, name, body):
-    path = Path(folder) / name
+    """A peer script where peers live, under <root>/src/ (a chapter tangles it)."""
+    path = Path(folder) / 'src' / 'peer' / name
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(textwrap.dedent(body), encoding='utf-8')
-    return name
+    return f'src/peer/{name}'
 
 
 class Peers(unittest.TestCase):
@@ -88,8 +90,8 @@ class Peers(unittest.TestCase):
             measure.measure_peers(self.root, [script], results, 'ch.md:5')
 
     def test_a_missing_script_and_a_bad_list_name_the_chapter_line(self):
-        with self.assertRaisesRegex(measure.MeasureError, 'ch.md:5: peers: names nope.py'):
-            measure.measure_peers(self.root, ['nope.py'], {}, 'ch.md:5')
+        with self.assertRaisesRegex(measure.MeasureError, 'ch.md:5: peers: names src/nope.py'):
+            measure.measure_peers(self.root, ['src/nope.py'], {}, 'ch.md:5')
         with self.assertRaisesRegex(measure.MeasureError, 'ch.md:5: peers: must be a list'):
             measure.measure_peers(self.root, 'nope.py', {}, 'ch.md:5')
 

@@ -52,6 +52,22 @@ class ChapterFiles(unittest.TestCase):
         self.assertIn('fusion/fusion_util.cuh', packed)
         self.assertNotIn('fusion/fusion_bench.cu', packed)
 
+    def test_a_link_out_of_src_is_an_error_not_a_packed_file(self):  # tools.md O9, row R7
+        outside = tempfile.mkdtemp(prefix='downloads-outside.')
+        self.addCleanup(shutil.rmtree, outside)
+        secret = os.path.join(outside, 'passwd')
+        with open(secret, 'w') as f:
+            f.write('root:x:0:0\n')
+        os.symlink(secret, os.path.join(self.src, 'waves', 'leak.h'))
+        with self.assertRaises(downloads.DownloadError) as caught:
+            downloads.chapter_files(self.src, self.chapter)
+        self.assertIn('chapter 1.2: src/waves/leak.h is a symbolic link', str(caught.exception))
+        os.remove(os.path.join(self.src, 'waves', 'leak.h'))
+        os.symlink(secret, os.path.join(self.src, 'bench', 'leak.cuh'))  # one a file includes
+        self.write('waves/waves.cu', '#include "bench/leak.cuh"\n')
+        with self.assertRaisesRegex(downloads.DownloadError, 'src/bench/leak.cuh is a symbolic link'):
+            downloads.chapter_files(self.src, self.chapter)
+
 
 
 class PackDownloads(unittest.TestCase):

@@ -218,5 +218,32 @@ TEST(Errors, ChapterListedTwice) {
       << result.err;
 }
 
+// tools.md C5 (row T24): 60 chunks each including the next twice, over an empty last chunk, in a
+// language without #line: 2^60 visits and no bytes, so the byte cap never tripped and the tangler
+// ran for ever. The visit cap stops it at once, at the file's block.
+TEST(Errors, ExponentialFanOutOfEmptyChunksStops) {
+  std::string text = "```{.python file=src/a/x.py}\n<<c0>>\n```\n";
+  for (int i = 0; i < 60; ++i)
+    text += "```{.python #c" + std::to_string(i) + "}\n<<c" + std::to_string(i + 1) + ">>\n<<c" +
+            std::to_string(i + 1) + ">>\n```\n";
+  text += "```{.python #c60}\n```\n";
+  expect_one_error(errors_of(text), "chapters/a.md:1", "visits more than");
+}
+
+// The visit cap is for the whole run: 60 files that each include a 16-level fan-out (65 536
+// visits each) stop at the cap, once, not after 60 times its work.
+TEST(Errors, ManyFilesOfOneFanOutShareTheVisits) {
+  std::string text;
+  for (int f = 0; f < 60; ++f)
+    text += "```{.python file=src/a/x" + std::to_string(f) + ".py}\n<<c0>>\n```\n";
+  for (int i = 0; i < 16; ++i)
+    text += "```{.python #c" + std::to_string(i) + "}\n<<c" + std::to_string(i + 1) + ">>\n<<c" +
+            std::to_string(i + 1) + ">>\n```\n";
+  text += "```{.python #c16}\n```\n";
+  std::vector<std::string> errors = errors_of(text);
+  ASSERT_EQ(errors.size(), 1u) << ::testing::PrintToString(errors);
+  EXPECT_NE(errors[0].find("visits more than"), std::string::npos) << errors[0];
+}
+
 }  // namespace
 }  // namespace tangle

@@ -225,5 +225,81 @@ TEST(OutsideSrc, SymbolicLinkRefusesTheRunBeforeAnyFileIsWritten) {
   EXPECT_FALSE(book.exists("src/.tangle-manifest"));
 }
 
+// tools.md Z5 (row T1): src/ itself a link to a folder elsewhere was followed without a word.
+TEST(OutsideSrc, SrcThatIsASymbolicLinkIsRefused) {
+  TestBook book;
+  book.list({"chapters/a.md"});
+  book.write("chapters/a.md", "```{.cpp file=src/a/x.cpp}\nint x;\n```\n");
+  fs::create_directories(book.root() / "outside");
+  fs::create_directory_symlink(book.root() / "outside", book.root() / "src");
+  RunResult result = book.tangle();
+  EXPECT_EQ(result.status, 2);
+  EXPECT_NE(result.err.find("src is a symbolic link"), std::string::npos) << result.err;
+  EXPECT_FALSE(book.exists("outside/a/x.cpp"));
+  EXPECT_FALSE(book.exists("outside/.tangle-manifest"));
+}
+
+// tools.md L2 (rows T6, T8): a file where a folder is needed, or a folder where a file is, failed
+// after earlier files were written, and those never entered the manifest. Now nothing is written,
+// and the error names the chapter line.
+TEST(PartialOutput, AFileWhereAFolderShouldBeWritesNothing) {
+  TestBook book;
+  book.list({"chapters/c.md"});
+  book.write("chapters/c.md",
+             "# x\n\n```{.cuda file=src/a/x.cu}\nint x;\n```\n```{.cuda file=src/b/y.cu}\nint "
+             "y;\n```\n");
+  book.write("src/b", "file\n");
+  RunResult result = book.tangle();
+  EXPECT_EQ(result.status, 2);
+  EXPECT_NE(result.err.find("chapters/c.md:6: cannot create the folder of src/b/y.cu: src/b is a "
+                            "file, not a folder"),
+            std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("nothing was written"), std::string::npos) << result.err;
+  EXPECT_FALSE(book.exists("src/a/x.cu"));
+  EXPECT_FALSE(book.exists("src/.tangle-manifest"));
+  for (const auto& entry : fs::recursive_directory_iterator(book.root() / "src"))
+    EXPECT_EQ(entry.path().filename().string().find(".tangle-tmp-"), std::string::npos)
+        << entry.path();
+  // T7: with the blocker gone, both are written and owned, so a later drop removes them.
+  book.remove("src/b");
+  ASSERT_EQ(book.tangle().status, 0);
+  EXPECT_NE(book.read("src/.tangle-manifest").find("src/a/x.cu"), std::string::npos);
+}
+
+TEST(PartialOutput, AFolderWhereAFileShouldBeWritesNothing) {
+  TestBook book;
+  book.list({"chapters/c.md"});
+  book.write("chapters/c.md",
+             "```{.cuda file=src/a/x.cu}\nint x;\n```\n```{.cuda file=src/a/z.cu}\nint z;\n```\n");
+  fs::create_directories(book.root() / "src/a/z.cu");
+  RunResult result = book.tangle();
+  EXPECT_EQ(result.status, 2);
+  EXPECT_NE(result.err.find("chapters/c.md:4: cannot replace src/a/z.cu: it is a folder"),
+            std::string::npos)
+      << result.err;
+  EXPECT_FALSE(book.exists("src/a/x.cu"));
+}
+
+// tools.md O6 (rows T14, T15): one chapter listed under two spellings was tangled twice.
+TEST(Listing, OneChapterUnderTwoSpellingsIsListedTwice) {
+  TestBook book;
+  book.write("chapters/c.md", "```{.cpp file=src/a/x.cpp}\nint x;\n```\n");
+  book.list({"chapters/c.md", "chapters/./c.md"});
+  RunResult result = book.tangle();
+  EXPECT_EQ(result.status, 2);
+  EXPECT_NE(result.err.find("chapters/./c.md is listed twice (as chapters/c.md): list it once"),
+            std::string::npos)
+      << result.err;
+  fs::create_symlink(book.root() / "chapters/c.md", book.root() / "chapters/alias.md");
+  book.list({"chapters/c.md", "chapters/alias.md"});
+  result = book.tangle();
+  EXPECT_EQ(result.status, 2);
+  EXPECT_NE(result.err.find("chapters/alias.md is listed twice (as chapters/c.md)"),
+            std::string::npos)
+      << result.err;
+  EXPECT_FALSE(book.exists("src/a/x.cpp"));
+}
+
 }  // namespace
 }  // namespace tangle

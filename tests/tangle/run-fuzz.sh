@@ -23,5 +23,5 @@ if [[ ! -x $binary ]] || [[ -n $(find "$here/fuzz_tangle.cpp" "$tangler" "$tangl
 fi
 cd "$work"
 echo "run-fuzz: fuzzing for $seconds s"
-nice -n 10 "$binary" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+nice -n 10 "$binary" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -dict="$here/fuzz.dict" \
   -print_final_stats=1 "$work/corpus" "$here/corpus"

@@ -84,8 +84,11 @@ TEST(Book, ClaimsAreMarkedAndReported) {
   EXPECT_TRUE(contains(out["1-alpha.md"], "::: {.claim .claim-broken data-expr="));
   EXPECT_TRUE(contains(
       out["1-alpha.md"],
-      "<span class=\"claim-verdict\">**Broken on Test GPU:** `alpha/v2_fast@1048576 : time` "
-      "= 400 µs not <"));
+      "<details class=\"claim-verdict\"><summary>**Broken on Test GPU:** This sentence needs "
+      "revisiting.</summary>\n\n- `alpha/v2_fast@1048576 : time` = 400 µs not <"));
+  // one line, the comparisons folded under it
+  EXPECT_TRUE(contains(out["1-alpha.md"],
+                       "<details class=\"claim-verdict\"><summary>Holds on Test GPU.</summary>\n"));
   EXPECT_TRUE(contains(out["2-beta.md"], "::: {.claim .claim-unmeasured"));
   auto claims = nlohmann::json::parse(out["claims.json"]);
   EXPECT_EQ(claims["summary"]["holds"], 1);

@@ -29,8 +29,8 @@ for source in "${sources[@]}"; do
   fi
   objects+=("$object")
 done
-"$clang" -fsanitize=fuzzer,address,undefined "${objects[@]}" -lyaml-cpp -lcrypto -o "$binary"
+"$clang" -fsanitize=fuzzer,address,undefined "${objects[@]}" -lyaml-cpp -lcrypto -lcmark -o "$binary"
 cd "$work"
 echo "run-fuzz: fuzzing for $seconds s"
-nice -n 10 "$binary" -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+nice -n 10 "$binary" -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 -dict="$here/fuzz.dict" \
   -print_final_stats=1 "$work/corpus" "$here/corpus"

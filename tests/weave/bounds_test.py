@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+"""No input of 1 MB or less makes the tangler or the weaver run longer than 2 s of CPU or use more
+than 1 GiB (issue 22 goal 5), on the review's worst shapes (tools.md C1-C5, Z7): each is
+written into a copy of the weaver's fixture book (or a one-chapter book for the tangler), and
+the tool is run under an address-space limit of 1 GiB. The tool may refuse the input (exit 2);
+it may not crash, run out of memory or take longer.
+
+    bounds_test.py TANGLE WEAVE WEAVE_FIXTURE_BOOK"""
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+MB = 1_000_000
+SECONDS = 2.0
+MEMORY = 1 << 30
+
+
+def weaver_cases():
+    """name -> the text appended to chapter alpha (each under 1 MB)."""
+    yield 'a 1 MB heading', '# ' + 'x' * (MB - 100)
+    yield 'a 1 MB line of spaces', ' ' * (MB - 100)
+    yield 'a 1 MB div line', '::: {.note title="' + 'n' * (MB - 100) + '"}\nx\n:::'
+    yield 'a 1 MB fence line', '```' + 'c' * (MB - 100) + '\n[a]{.m}\n```'
+    yield 'a 1 MB claim opening', ('::: {.claim expr="alpha/v2_fast@2^20 : time < 1 s"' + ' ' * (MB - 200)
+                                   + '}\nx\n:::')
+    yield '500 000 nested parentheses', 'X [' + '(' * 499_000 + '1' + ')' * 499_000 + ']{.m}.'
+    yield 'a sum of 250 000 terms', 'X [' + '1 + ' * 249_000 + '1]{.m}.'
+    yield '1 000 000 minus signs', 'X [' + '-' * (MB - 100) + '1]{.m}.'
+    yield '1 000 000 brackets', '[' * (MB - 100)
+    yield '27 000 spans', ' '.join(['[alpha/v1_naive@2^20 : time]{.m}'] * 27_000)
+    yield 'a power of one', 'A [alpha/v1@1^9999999999999999 : time]{.m}.'
+    yield '1 MB of indented code', 'Code:\n\n' + '    [alpha/v9@1 : time]{.m}\n' * 35_000
+
+
+def tangler_cases():
+    """name -> a chapter (each under 1 MB)."""
+    fan = ['```{.python file=src/a/x.py}\n<<c0>>\n```']
+    fan += ['```{.python #c%d}\n<<c%d>>\n<<c%d>>\n```' % (i, i + 1, i + 1) for i in range(60)]
+    yield 'a fan-out of 60 empty levels', '\n'.join(fan + ['```{.python #c60}\n```']) + '\n'
+    fan = ['```{.cuda file=src/a/x.cu}\n<<c0>>\n```']
+    fan += ['```{.cuda #c%d}\n<<c%d>>\n<<c%d>>\n```' % (i, i + 1, i + 1) for i in range(40)]
+    yield 'a fan-out of 40 levels over a line', '\n'.join(fan + ['```{.cuda #c40}\nint x;\n```']) + '\n'
+    fan = ['```{.cuda file=src/a/x.cu}\n<<c0>>\n```']
+    fan += ['```{.cuda #c%d}\n<<c%d>>\n<<c%d>>\n```' % (i, i + 1, i + 1) for i in range(20)]
+    yield 'a fan-out of 20 levels over a long line', '\n'.join(fan + ['```{.cuda #c20}\n' + 'x' * 900_000 + '\n```']) + '\n'
+    chain = ['```{.cpp file=src/a/x.cpp}\n<<c0>>\n```']
+    chain += ['```{.cpp #c%d}\n<<c%d>>\n```' % (i, i + 1) for i in range(20_000)]
+    yield 'a chain of 20 000 chunks closing a cycle', '\n'.join(chain + ['```{.cpp #c20000}\n<<c0>>\n```']) + '\n'
+    yield 'one 1 MB code line', '```{.cpp file=src/a/x.cpp}\n' + 'x' * (MB - 100) + '\n```\n'
+
+
+def limit():
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def run(command, cwd, name):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, preexec_fn=limit,
+                          timeout=60)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    peak = after.ru_maxrss * 1024  # the largest child so far: a bound for this one too
+    problems = []
+    if done.returncode not in (0, 2):
+        problems.append(f'exit status {done.returncode} ({done.stderr.strip()[-300:]})')
+    if seconds > SECONDS:
+        problems.append(f'{seconds:.2f} s of CPU, over {SECONDS} s')
+    print(f'bounds_test: {command[0].split("/")[-1]}: {name}: exit {done.returncode}, {seconds:.2f} s, '
+          f'peak {peak >> 20} MiB so far')
+    return [f'{name}: {p}' for p in problems]
+
+
+def main():
+    tangle, weave, fixture = (os.path.abspath(a) for a in sys.argv[1:4])
+    folder = Path(tempfile.mkdtemp(prefix='bounds-test.'))
+    problems = []
+    try:
+        for name, text in weaver_cases():
+            assert len(text) <= MB, name
+            root = folder / 'weave'
+            shutil.rmtree(root, ignore_errors=True)
+            shutil.copytree(fixture, root)
+            chapter = root / 'chapters' / '1-alpha.md'
+            chapter.write_text(chapter.read_text() + '\n' + text + '\n')
+            problems += run([weave, '--root', str(root), '--out', 'build/book/woven'], root, name)
+        for name, text in tangler_cases():
+            assert len(text) <= MB, name
+            root = folder / 'tangle'
+            shutil.rmtree(root, ignore_errors=True)
+            (root / 'book').mkdir(parents=True)
+            (root / 'chapters').mkdir()
+            (root / 'book' / 'chapters.txt').write_text('chapters/c.md\n')
+            (root / 'chapters' / 'c.md').write_text(text)
+            problems += run([tangle], root, name)
+    finally:
+        shutil.rmtree(folder)
+    for problem in problems:
+        print(f'bounds_test: {problem}', file=sys.stderr)
+    sys.exit(1 if problems else 0)
+
+
+if __name__ == '__main__':
+    main()
