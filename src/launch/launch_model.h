@@ -3,17 +3,20 @@
 #pragma once
 // Chapter 1.4's model, written before any kernel: the time of a step of K small dependent kernels
 // launched four ways. Host-only and constexpr, so the chapter's tests check it without a GPU.
+// clang-format off
 //
-//   Costs                 t_launch_tp, t_node, t_body, t_hold, t_1: the inputs, measured per
-//   process kernel_time           t_k = t_node + t_body: what the GPU spends on one tiny kernel
-//   stream_time           max(K t_launch_tp - t_hold + t_k, K t_k): K launches from the host
-//   graph_time            K t_k: the same K kernels replayed from one graph launch
-//   graph_pdl_time        K t_body: a graph whose kernels overlap their neighbours' start and end
-//   batched_time          stream_time(L): L launches, each over all B items
-//   batched_graph_time    graph_time(L)
-//   fused_time            t_1: one launch, one pass, timed like a lone tiny kernel
-//   idle_gap              max(0, t_launch_tp - t_k): the GPU's idle time between two stream
-//   launches graph_speedup         stream_time / graph_time
+//   Costs               t_launch_tp, t_node, t_body, t_hold, t_1: the inputs, measured per process
+//   kernel_time         t_k = t_node + t_body: what the GPU spends on one tiny kernel
+//   stream_time         max(K t_launch_tp - t_hold + t_k, K t_k): K launches from the host
+//   graph_time          K t_k: the same K kernels replayed from one graph launch
+//   graph_pdl_time      K t_body: a graph whose kernels overlap their neighbours' start and end
+//   batched_time        stream_time(L): L launches, each over all B items
+//   batched_graph_time  graph_time(L)
+//   fused_time          t_1: one launch, one pass, timed like a lone tiny kernel
+//   idle_gap            max(0, t_launch_tp - t_k): the GPU's idle time between two stream launches
+//   graph_speedup       stream_time / graph_time
+//
+// clang-format on
 
 namespace launch::model {
 
