@@ -17,8 +17,8 @@ sys.dont_write_bytecode = True   # the source tree stays as checked out
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import plotlib  # noqa: E402  (figures/plotlib.py: the arguments, the record, the 'not measured' panel, the save)
 
-SERIES = [('waves/read_staircase_b1', '$b = 1$: $W = N_\\mathrm{SM}$'),
-          ('waves/read_staircase_b8', '$b = 8$: $W = 8\\,N_\\mathrm{SM}$')]
+SERIES = [('waves/read_staircase_b1', '$b = 1$: a wave is $N_\\mathrm{SM}$ blocks'),
+          ('waves/read_staircase_b8', '$b = 8$: a wave is $8\\,N_\\mathrm{SM}$ blocks')]
 
 
 def series(results, name):

@@ -63,7 +63,9 @@ void step_v1_stream(Step& step, cudaStream_t stream, Stamps stamps) {
 }
 
 // v1's launches, each allowed to overlap its predecessor's end (programmatic dependent launch):
-// the kernel's griddepcontrol.wait keeps the layers in order.
+// the kernel's griddepcontrol.wait keeps the layers in order. The step's first kernel is launched
+// the ordinary way: its predecessor is not one of the step's kernels (in a stamped step it is the
+// memset of the end slots), so there is nothing for it to overlap.
 void step_v1_stream_pdl(Step& step, cudaStream_t stream, Stamps stamps) {
   clear_ends(stamps, step.items * step.layers, stream);
   cudaLaunchAttribute overlap[1] = {};
@@ -76,8 +78,8 @@ void step_v1_stream_pdl(Step& step, cudaStream_t stream, Stamps stamps) {
     config.blockDim = dim3(kThreads);
     config.stream = stream;
     config.attrs = overlap;
-    config.numAttrs = 1;
     for (int layer = 0; layer < step.layers; ++layer) {
+      config.numAttrs = item == 0 && layer == 0 ? 0 : 1;
       const std::size_t c = 2 * (static_cast<std::size_t>(item) * step.layers + layer);
       CUDA_CHECK(cudaLaunchKernelEx(&config, layer_one_item, step.x.data() + begin, count,
                                     step.coeffs[c], step.coeffs[c + 1], stamps,
