@@ -211,6 +211,18 @@ void bm_tail(benchmark::State& state, int rung) {
   state.counters["ideal_time"] =
       launch_seconds() + static_cast<double>(grid) / wave * block_seconds(kCycles);
   state.counters["tail_time"] = waves::model::tail_time(grid, wave, block_seconds(kCycles));
+  // How far each task's first warp spun past the cycles it was asked for, from the last launch's
+  // `spun` records: one of the in-block costs of a round that the model leaves out.
+  const std::int64_t tasks = rung == 1 || rung == 4 ? (rung == 1 ? grid : wave) : kPieces * grid;
+  const std::vector<long long> spun = records.spun.download();
+  double over = 0;
+  for (std::int64_t i = 0; i < tasks; ++i) {
+    const std::int64_t asked = rung == 1   ? kCycles
+                               : rung == 4 ? waves::model::sized_grid_share(grid * kCycles, wave, i)
+                                           : kCycles / kPieces;
+    over += static_cast<double>(spun[static_cast<std::size_t>(i)] - asked);
+  }
+  state.counters["spin_overshoot"] = block_seconds(1) * over / static_cast<double>(tasks);
 }
 
 // Registered at start-up from the device's SM count, so the staircase covers four and a half
