@@ -45,7 +45,7 @@ TEST(WarpsModel, IdleLanesDoNotChangeTheCount) {
               fma_lanes_instructions(1 << 22, 1024, 1) + warps * kDivergentJoin);
   }
   EXPECT_EQ(fma_lanes_divergent_warps(1 << 22, 1), 0);
-  // The same work in full warps: a thirty-second of the warps, a thirty-second of W, less the joins.
+  // The same work in full warps: a thirty-second of the warps and of W, less the joins.
   EXPECT_EQ(32 * fma_lanes_instructions(1 << 17, 1024, 1) + warps * kDivergentJoin,
             fma_lanes_instructions(1 << 22, 1024, 32));
   EXPECT_EQ(fma_lanes_instructions(1 << 22, 1024, 1), (1 << 17) * (24 + 13 + 7 * 1024));

@@ -9,7 +9,7 @@
 //   launch_block_per_task        G blocks, each one task of c cycles             (tail v1, v2)
 //   launch_persistent            W blocks looping over `tasks` tasks of c cycles (tail v3)
 //   launch_sized_grid            W blocks sharing T cycles as evenly as possible (tail v4)
-//   launch_block_read            G blocks, each summing a slice of memory: a real kernel's staircase
+//   launch_block_read            G blocks, each summing a slice of memory (a real staircase)
 //   launch_empty                 one empty block: the launch's own cost t_0
 // Every launcher records, for each task (or block), the cycles it spun in `spun` and adds one to
 // `done`, so the tests can check that every task ran exactly once and for long enough.
