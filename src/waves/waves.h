@@ -9,6 +9,7 @@
 //   launch_block_per_task        G blocks, each one task of c cycles             (tail v1, v2)
 //   launch_persistent            W blocks looping over `tasks` tasks of c cycles (tail v3)
 //   launch_sized_grid            W blocks sharing T cycles as evenly as possible (tail v4)
+//   launch_block_read            G blocks, each summing a slice of memory (a real staircase)
 //   launch_empty                 one empty block: the launch's own cost t_0
 // Every launcher records, for each task (or block), the cycles it spun in `spun` and adds one to
 // `done`, so the tests can check that every task ran exactly once and for long enough.
@@ -39,6 +40,11 @@ void launch_persistent(std::int64_t tasks, std::int64_t cycles, const Occupancy&
                        unsigned* done, long long* spun, cudaStream_t stream);
 void launch_sized_grid(std::int64_t total_cycles, const Occupancy& occupancy, unsigned* done,
                        long long* spun, cudaStream_t stream);
+// Block i sums the slice (i mod slices) of x, slice_floats floats each (a multiple of 4; x as
+// cudaMalloc aligns it), into sums[i]. The slices lie end to end: x holds slices * slice_floats.
+void launch_block_read(std::int64_t grid, const float* x, std::int64_t slice_floats,
+                       std::int64_t slices, const Occupancy& occupancy, float* sums,
+                       cudaStream_t stream);
 void launch_empty(cudaStream_t stream);
 
 }  // namespace waves

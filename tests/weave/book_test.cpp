@@ -151,13 +151,15 @@ TEST(Book, AStaleRecordLacksNewResultsAndCeilingsAsNotYetMeasured) {
   FixtureBook book;
   book.replace("chapters/1-alpha.md", "The syntax itself",
                "A new rung takes [alpha/v3_new@1 : time]{.m} under [machine : "
-               "read_bandwidth]{.m}.\n\nThe syntax itself");
+               "read_bandwidth]{.m}; v1 has a new counter [alpha/v1_naive@2^20 : "
+               "new_counter]{.m}.\n\nThe syntax itself");
   // While the records are up to date, a result or ceiling they lack is a mistake in the prose.
   auto fresh = book.weave();
   EXPECT_EQ(fresh.status, 2);
   EXPECT_TRUE(contains(fresh.printed, "no result 'alpha/v3_new@1'")) << fresh.printed;
   EXPECT_TRUE(contains(fresh.printed, "has no ceiling or property 'read_bandwidth'"))
       << fresh.printed;
+  EXPECT_TRUE(contains(fresh.printed, "has no quantity 'new_counter'")) << fresh.printed;
   // Once the chapter's code (here the harness's, which machine.json belongs to) has changed since
   // they were measured, they are simply not measured yet: the next make measure adds them.
   book.write("src/alpha/alpha.cu", "// changed\n");
@@ -171,6 +173,7 @@ TEST(Book, AStaleRecordLacksNewResultsAndCeilingsAsNotYetMeasured) {
   EXPECT_TRUE(
       contains(alpha, "predates the harness's current code and has no ceiling 'read_bandwidth'"))
       << alpha;
+  EXPECT_TRUE(contains(alpha, "v1 has a new counter [not yet measured]{.unmeasured")) << alpha;
 }
 
 TEST(Book, StrictFailsOnStaleBrokenAndUnmeasured) {
