@@ -97,7 +97,7 @@ TEST(FusionModel, AtTheCrossoverBytesAndLaunchesCostTheSame) {
   EXPECT_LT(rows, 32768);
 }
 
-#line 484 "chapters/3.3-fusion.md"
+#line 499 "chapters/3.3-fusion.md"
 TEST(FusionReference, GeluAtKnownPoints) {
   using fusion::reference::gelu;
   EXPECT_EQ(gelu(0.0), 0.0);
@@ -133,6 +133,19 @@ TEST(FusionReference, SoftmaxRowsSumToOneAndIgnoreAShift) {
     EXPECT_NEAR(sum, 1.0, 1e-14);
   }
   for (int i = 0; i < rows * cols; ++i) EXPECT_NEAR(y[i], y_shifted[i], 1e-14);
+}
+
+TEST(FusionReference, SoftmaxDefinesMaskedAndNanRows) {
+  const float inf = INFINITY;
+  // Row 0 fully masked, row 1 masked but one element, row 2 a NaN behind a -inf, row 3 a +inf.
+  const std::vector<float> x{-inf, -inf, -inf, -inf, 3.0f, -inf,
+                             -inf, NAN,  2.0f, inf,  1.0f, 0.0f};
+  const auto y = fusion::reference::softmax(x, 4, 3);
+  for (int j = 0; j < 3; ++j) EXPECT_EQ(y[j], 0.0) << "fully masked row, col " << j;
+  EXPECT_EQ(y[3], 0.0);
+  EXPECT_EQ(y[4], 1.0);
+  EXPECT_EQ(y[5], 0.0);
+  for (int j = 6; j < 12; ++j) EXPECT_TRUE(std::isnan(y[j])) << "element " << j;
 }
 #line 414 "chapters/3.3-fusion.md"
 

@@ -6,7 +6,10 @@
 //   gelu           0.5 z (1 + erf(z / sqrt 2)), the exact form (not the tanh approximation)
 //   short_chain    y = gelu(x + b) + r
 //   long_chain     y = gelu(x*s + b)*g + r
-//   softmax        y = exp(x - max) / sum exp(x - max), per row
+//   softmax        y = exp(x - max) / sum exp(x - max), per row. Two rows the formula leaves
+//                  undefined get a definition: every element -inf (a fully masked row) gives
+//                  zeros, FlashAttention's convention; a NaN anywhere in the row gives NaN
+//                  throughout (so does +inf, by the formula: exp(inf - inf) is NaN)
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -42,7 +45,17 @@ inline std::vector<double> softmax(const std::vector<float>& x, int rows, int co
   for (size_t row = 0; row < size_t(rows); ++row) {
     const float* in = x.data() + row * cols;
     double* out = y.data() + row * cols;
-    const double max = *std::max_element(in, in + cols);
+    // Written as a loop, not std::max_element, whose answer on a NaN depends on where it stands.
+    double max = -INFINITY;
+    bool has_nan = false;
+    for (int j = 0; j < cols; ++j) {
+      has_nan |= std::isnan(in[j]);
+      max = std::max(max, double(in[j]));
+    }
+    if (has_nan || max == -INFINITY) {  // NaN propagates; fully masked is zeros, not 0/0
+      std::fill(out, out + cols, has_nan ? NAN : 0.0);
+      continue;
+    }
     double sum = 0;
     for (int j = 0; j < cols; ++j) sum += out[j] = std::exp(double(in[j]) - max);
     for (int j = 0; j < cols; ++j) out[j] /= sum;
