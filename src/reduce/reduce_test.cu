@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -247,6 +248,59 @@ TEST(ReduceIlpSweep, BlockCapSizesTheGrid) {
   const reduce::Plan full = reduce::plan_v5_vector_ilp_with(1, 0, n);
   EXPECT_EQ(reduce::plan_v5_vector_ilp_with(1, 1000, n).blocks_per_sm, full.blocks_per_sm);
   EXPECT_THROW(reduce::plan_v5_vector_ilp_with(1, -1, n), std::invalid_argument);
+}
+
+// A NaN anywhere makes the sum NaN, +inf makes it +inf, and +inf with -inf makes it NaN, as IEEE
+// addition says in any order: placed in the scalar head, the vector body and the scalar tail.
+TEST_P(ReduceRung, NanAndInfinityPropagate) {
+  REQUIRE_GPU();
+  const reduce::Rung& rung = GetParam();
+  for (std::size_t n : {std::size_t{5001}, (std::size_t{1} << 20) + 3}) {
+    for (std::size_t at : {std::size_t{0}, n / 2, n - 1}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", special value at " + std::to_string(at));
+      std::vector<float> host = bench::random_uniform(n + 1, -1.0f, 1.0f, bench::fresh_seed());
+      bench::DeviceBuffer<float> x(host.size());
+      reduce::Workspace ws(n);
+      const float inf = std::numeric_limits<float>::infinity();
+      host[1 + at] = std::numeric_limits<float>::quiet_NaN();
+      x.upload(host);
+      EXPECT_TRUE(std::isnan(run_rung(rung, x, 1, n, ws))) << rung.name << ": NaN";
+      host[1 + at] = inf;
+      x.upload(host);
+      EXPECT_EQ(run_rung(rung, x, 1, n, ws), inf) << rung.name << ": +inf";
+      host[1 + (at + n / 3) % n] = -inf;
+      x.upload(host);
+      EXPECT_TRUE(std::isnan(run_rung(rung, x, 1, n, ws))) << rung.name << ": +inf and -inf";
+    }
+  }
+}
+
+// The two paths the threshold experiment forces (one block at any n, a grid wherever n needs more
+// than one block) are exact on integers, at the benchmark's sizes and ragged ones.
+TEST(ReduceLastBlock, ForcedPathsAreExact) {
+  REQUIRE_GPU();
+  const std::size_t largest = 8 * 4096 + 3;
+  const std::uint64_t seed = bench::fresh_seed();
+  const std::vector<float> host = integer_inputs(largest, seed);
+  bench::DeviceBuffer<float> x(host.size());
+  x.upload(host);
+  reduce::Workspace ws(largest);
+  for (std::size_t single_block_max : {std::numeric_limits<std::size_t>::max(), std::size_t{0}}) {
+    for (std::size_t n : {std::size_t{4096}, std::size_t{8193}, std::size_t{24576},
+                          std::size_t{28671}, std::size_t{32768}, largest}) {
+      SCOPED_TRACE("single_block_max = " + std::to_string(single_block_max) + ", n = " +
+                   std::to_string(n) + ", seed = " + std::to_string(seed));
+      const reduce::Plan plan = reduce::plan_v7_last_block_with(single_block_max, n);
+      EXPECT_EQ(plan.blocks == 1, single_block_max != 0 || n <= 4096);
+      bench::DeviceBuffer<float> out(1);
+      out.poison();
+      ws.poison_partials();
+      reduce::v7_last_block_with(single_block_max, x.data() + 1, n, out.data(), ws, 0);
+      CUDA_CHECK(cudaStreamSynchronize(0));
+      EXPECT_EQ(static_cast<double>(out.download()[0]),
+                reduce::reference_sum(host.data() + 1, n).sum);
+    }
+  }
 }
 
 TEST(ReduceLaunchers, EmptyInputSumsToZero) {
