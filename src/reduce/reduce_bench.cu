@@ -138,8 +138,9 @@ void set_model_counters(benchmark::State& state, std::size_t n, const reduce::Pl
 
 // measured_error = |computed - exact| / sum|x| of the result `out` holds after the timed runs (the
 // same every run for a rung with a fixed order), and predicted_error, the model's expected size
-// of it for v5..v7's order (model::expected_rounding_error, uniform inputs in [-1, 1): variance 1/3,
-// sum|x| = n/2): chains of 16 float lanes per thread, then the lanes' totals as if pairwise.
+// of it for v5..v7's order (model::expected_rounding_error, uniform inputs in [-1, 1):
+// variance 1/3, sum|x| = n/2): chains of 16 float lanes per thread, then the lanes' totals as if
+// pairwise.
 void set_error_counters(benchmark::State& state, std::size_t n, const float* out,
                         const reduce::Plan& plan) {
   CUDA_CHECK(cudaDeviceSynchronize());  // the timed runs, on their own stream, have finished
@@ -218,7 +219,9 @@ void bm_v7_threshold(benchmark::State& state, std::size_t single_block_max) {
   Stream stream;
   bench::time_gpu(
       state, stream.handle,
-      [&](cudaStream_t s) { reduce::v7_last_block_with(single_block_max, in, n, out.data(), ws, s); },
+      [&](cudaStream_t s) {
+        reduce::v7_last_block_with(single_block_max, in, n, out.data(), ws, s);
+      },
       bench::Flush::no);
   set_common_counters(state, n);
   set_model_counters(state, n, reduce::plan_v7_last_block_with(single_block_max, n));
