@@ -219,6 +219,8 @@ DIMENSIONLESS = {
     'registers_per_thread', 'resident_warps_per_sm', 'reuse', 'shared_bank_conflicts',
     'shared_wavefronts', 'sm_count', 'throttled', 'tuned_index', 'warp_instructions', 'warps',
     'warps_per_sm', 'wave_size', 'waves', 'working_threads',
+    # 3.1: a sum's error relative to sum|x| (and its model, predicted_error below).
+    'measured_error',
     # Module 4: counts, indices, fractions of a unit's peak, and rates per second of counted events
     # (atomics, instructions: a count per second, printed as a plain number with its words).
     'atomics_per_second', 'degree', 'instructions_per_second', 'issue_active',

@@ -8,16 +8,19 @@
 //   Traffic, elementwise_op       bytes (reads + writes) and launches of one kernel
 //   short_* / long_*              y = gelu(x + b) + r  and  y = gelu(x*s + b)*g + r
 //   copy / read_only              the peers: the copy kernel and a read-only sum
-//   softmax_*                     row softmax: three passes, online (two reads), registers (one
-//   read) predicted_time                Q / B_copy + k * t_launch_tp predicted_graph_time Q /
-//   B_copy + t_launch_tp + k * t_graph_node crossover_rows                the row count at which
-//   bytes and launches cost the same time bytes_in_flight_needed_per_sm Little's law: B lambda /
-//   N_SM, lambda the measured loaded latency softmax_*_in_flight_per_warp  the loads a softmax warp
-//   keeps outstanding, as its source fixes them
+//   softmax_*                     row softmax: three passes, online (two reads), registers
+//                                 (one read)
+//   predicted_time                Q / B_copy + k * t_launch_tp
+//   predicted_graph_time          Q / B_copy + t_launch_tp + k * t_graph_node
+//   crossover_rows                the row count at which bytes and launches cost the same time
+//   bytes_in_flight_needed_per_sm Little's law: B lambda / N_SM, lambda the measured loaded
+//                                 latency
+//   softmax_*_in_flight_per_warp  the loads a softmax warp keeps outstanding, as its source
+//                                 fixes them
 
 namespace fusion::model {
 
-#line 153 "chapters/3.3-fusion.md"
+#line 156 "chapters/3.3-fusion.md"
 constexpr double kFloatBytes = 4.0;
 
 // What one variant costs the memory system and the launch queue.
@@ -44,9 +47,9 @@ constexpr double column_bytes(long long cols) { return kFloatBytes * double(cols
 constexpr Traffic elementwise_op(long long rows, long long cols, int tensors_in, int columns_in) {
   return {tensor_bytes(rows, cols) * (tensors_in + 1) + column_bytes(cols) * columns_in, 1};
 }
-#line 137 "chapters/3.3-fusion.md"
+#line 140 "chapters/3.3-fusion.md"
 
-#line 186 "chapters/3.3-fusion.md"
+#line 189 "chapters/3.3-fusion.md"
 // y = gelu(x + b) + r as three kernels: t1 = x + b, t2 = gelu(t1), y = t2 + r.
 constexpr Traffic short_unfused(long long rows, long long cols) {
   return elementwise_op(rows, cols, 1, 1)     // t1 = x + b
@@ -86,9 +89,9 @@ constexpr double short_flops(long long rows, long long cols) {
 constexpr double long_flops(long long rows, long long cols) {
   return (2 + kGeluFlops + 2) * elements(rows, cols);
 }
-#line 139 "chapters/3.3-fusion.md"
+#line 142 "chapters/3.3-fusion.md"
 
-#line 231 "chapters/3.3-fusion.md"
+#line 234 "chapters/3.3-fusion.md"
 // Softmax of each row as three kernels: the max pass reads x and writes one float per row; the
 // exp-sum pass reads x and the maxima and writes one float per row; the normalize pass reads x and
 // both per-row floats and writes y.
@@ -107,9 +110,9 @@ constexpr Traffic softmax_registers(long long rows, long long cols) {
 }
 // Per element: a max, a subtract, an exp, an add and a multiply.
 constexpr double softmax_flops(long long rows, long long cols) { return 5 * elements(rows, cols); }
-#line 141 "chapters/3.3-fusion.md"
+#line 144 "chapters/3.3-fusion.md"
 
-#line 256 "chapters/3.3-fusion.md"
+#line 259 "chapters/3.3-fusion.md"
 // Every byte at the copy ceiling, every launch at the back-to-back launch cost:
 // t = Q / B_copy + k * t_launch_tp.
 constexpr double predicted_time(Traffic t, double copy_bandwidth, double launch_time) {
@@ -144,9 +147,9 @@ constexpr double crossover_rows(double bytes_per_row, int launches, double copy_
                                 double launch_time) {
   return launches * launch_time * copy_bandwidth / bytes_per_row;
 }
-#line 143 "chapters/3.3-fusion.md"
+#line 146 "chapters/3.3-fusion.md"
 
-#line 300 "chapters/3.3-fusion.md"
+#line 303 "chapters/3.3-fusion.md"
 // Little's law per SM: the bytes each of sm_count multiprocessors must keep requested and not yet
 // returned to sustain `bandwidth` when a load takes `latency` seconds: B lambda / N_SM.
 constexpr double bytes_in_flight_needed_per_sm(double bandwidth, double latency, int sm_count) {
@@ -157,6 +160,6 @@ constexpr double bytes_in_flight_needed_per_sm(double bandwidth, double latency,
 // whole row, issued before the first element is used, and nothing more until the next row.
 constexpr double softmax_online_in_flight_per_warp() { return 4 * 32 * 16; }
 constexpr double softmax_registers_in_flight_per_warp(long long cols) { return column_bytes(cols); }
-#line 145 "chapters/3.3-fusion.md"
+#line 148 "chapters/3.3-fusion.md"
 
 }  // namespace fusion::model

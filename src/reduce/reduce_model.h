@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <limits>
 
@@ -172,6 +173,20 @@ constexpr double error_bound(std::size_t depth, double sum_abs) { return gamma(d
 // The double-precision reference's own error: a left-to-right sum, depth n - 1 in double.
 constexpr double reference_error_bound(std::size_t n, double sum_abs) {
   return gamma(n, kUnitRoundoffDouble) * sum_abs;
+}
+
+// The expected size (root mean square) of the error, not its bound, for n independent inputs of
+// mean zero and variance `variance`, added in `chains` sequential chains of k = n / chains inputs
+// and then in `tree_levels` levels of pairwise additions. Model: each rounding errs by a random
+// amount of either sign, uniform in [-u|s|, u|s|] (variance u^2 s^2 / 3) at the partial sum s it
+// rounds; a chain's j-th partial sum has E s^2 = j variance, so the k roundings of a chain add
+// k^2/2 variance u^2 / 3, and each tree level, whose partial sums together hold the n inputs,
+// adds n variance u^2 / 3. In all u sqrt(variance n (k/2 + tree_levels) / 3): it grows like the
+// square root of n, where gamma_d sum|x| grows like n d.
+inline double expected_rounding_error(double n, double chains, double tree_levels,
+                                      double variance, double unit_roundoff = kUnitRoundoff) {
+  const double k = n / chains;
+  return unit_roundoff * std::sqrt(variance * n * (k / 2 + tree_levels) / 3);
 }
 
 // Depths of the two textbook orders: left to right, and a balanced pairwise tree.

@@ -118,6 +118,8 @@ const std::set<std::string>& dimensionless_names() {
       "atomics_per_second",
       "degree",
       "instructions_per_second",
+      // 3.1: a sum's error relative to sum|x| (its model is predicted_error).
+      "measured_error",
       "issue_active",
       "model_atomic_wavefronts",
       "model_pipe_wavefronts",

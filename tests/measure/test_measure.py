@@ -59,7 +59,7 @@ class QuantityUnit(unittest.TestCase):
 
     def test_declared_dimensionless(self):
         for name in ('warp_instructions', 'sm_count', 'achieved_occupancy', 'stall_barrier',
-                     'limited_by_warps', 'throttled', 'eta', 'waves'):
+                     'limited_by_warps', 'throttled', 'eta', 'waves', 'measured_error'):
             self.assertEqual(measure.quantity_unit(name), '', name)
 
     def test_a_counter_without_a_unit_is_refused(self):

@@ -46,7 +46,7 @@ TEST(Units, ByName) {
 
 TEST(Units, DeclaredDimensionless) {
   for (const char* name : {"warp_instructions", "sm_count", "achieved_occupancy", "stall_barrier",
-                           "limited_by_warps", "throttled", "eta", "waves"})
+                           "limited_by_warps", "throttled", "eta", "waves", "measured_error"})
     EXPECT_EQ(unit_text(name), "1") << name;
 }
 
