@@ -8,7 +8,12 @@ others (A, B, C) are appendices. The machine and the date come from
 book/measurements/<gpu>/machine.json; the headline results from the chapters' records there:
 for each ladder of a chapter (results named <src>/[<ladder>_]v<N>_<name>@<args>), its last rung
 (the highest N) at the largest size where a peer (<src>/peer_<what>) was measured, against the
-first such peer; nothing in the table is typed."""
+strongest such peer: the fastest of those measured for the same arguments in the same run that do
+the same work (each of `bytes` and `flops` both record is equal, so 3.2's FP32 ladder meets cuBLAS's
+SGEMM, not its BF16 GEMM), or, where no peer does the same work (a copy standing in for a fused
+kernel's bytes), the first one measured; nothing in the table is typed. A size is the product of the key's arguments with a 0 read as 1, so a flag
+(4.3's causal 0 or 1) never makes a problem smaller; of two rungs of one size, the one with fewer
+flags set (arguments equal to 1) is shown: the unmasked attention, not the causal one."""
 import datetime
 import glob
 import html
@@ -73,10 +78,16 @@ def seconds(value):
 
 
 def size(args):
+    """The problem's size: the product of its arguments, a flag of 0 counted as 1."""
     product = 1
     for part in args.split('x'):
-        product *= int(part) if part.isdigit() else 1
+        product *= max(int(part), 1) if part.isdigit() else 1
     return product
+
+
+def flags_set(args):
+    """Arguments equal to 1: the tie-break between rungs of one size (fewer first)."""
+    return sum(1 for part in args.split('x') if part == '1')
 
 
 def headlines(record):
@@ -88,13 +99,23 @@ def headlines(record):
         m = RUNG.match(key)
         if m:
             ladders.setdefault(m.group('ladder') or '', []).append((int(m.group('n')), m.group('args'), key))
+    def median(key, quantity='time'):
+        return ((results[key] or {}).get(quantity) or {}).get('median')
+
+    def same_work(peer, rung):
+        """Each of bytes and flops that both record is equal (to rounding: a bias vector differs)."""
+        pairs = [(median(peer, q), median(rung, q)) for q in ('bytes', 'flops')]
+        return all(abs(p - r) <= 1e-9 * abs(r) for p, r in pairs if p is not None and r is not None)
+
     rows = []
     for ladder, rungs in ladders.items():
         last = max(n for n, _, _ in rungs)
-        for n, args, key in sorted((r for r in rungs if r[0] == last), key=lambda r: -size(r[1])):
-            peer = next((p for p, a in peers if a == args), None)   # the same problem size only
-            if peer and 'time' in results[key] and 'time' in results[peer]:
-                rows.append((ladder, key, peer))
+        ordered = sorted((r for r in rungs if r[0] == last), key=lambda r: (-size(r[1]), flags_set(r[1])))
+        for n, args, key in ordered:
+            timed = [p for p, a in peers if a == args and median(p)]   # the same problem only
+            if timed and median(key):
+                alike = [p for p in timed if same_work(p, key)]
+                rows.append((ladder, key, min(alike, key=median) if alike else timed[0]))
                 break
     return rows
 
@@ -118,9 +139,11 @@ def results_table(chapters, records_dir, page_name):
     return ('<div class="table-scroll"><table class="headlines">\n<thead><tr><th>chapter</th><th>last rung</th>'
             '<th>its time</th><th>peer</th><th>peer time</th><th>speed vs peer</th><th>measured</th></tr></thead>\n'
             '<tbody>\n%s\n</tbody></table></div>\n'
-            '<p class="note">Each ladder\'s last rung against the peer measured in the same run, at the '
-            'largest size both ran; speed vs peer is the peer\'s time over the rung\'s (above 1.00×: '
-            'faster than the peer). Times are medians from the records.</p>' % '\n'.join(rows))
+            '<p class="note">Each ladder\'s last rung against the strongest peer measured in the same '
+            'run: the fastest library kernel timed on the same problem doing the same work (the same '
+            'bytes and FLOPs), or where none does, the reference the chapter measured (a copy); at '
+            'the largest size both ran. Speed vs peer is the peer\'s time over the rung\'s (above '
+            '1.00×: faster than the peer). Times are medians from the records.</p>' % '\n'.join(rows))
 
 
 def machine_line(records_dir):

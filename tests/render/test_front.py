@@ -33,6 +33,38 @@ class HeadlineTest(unittest.TestCase):
         self.assertIn(('long', 'fusion/long_v3_fused@64x4096', 'fusion/peer_copy@64x4096'), rows)
         self.assertEqual(len(rows), 2, 'launch/v5_fused@50x8 has no peer of its size (peer_empty_stream@50)')
 
+    def test_attention_shows_the_unmasked_problem_against_its_strongest_peer(self):
+        # The causal flag (last argument) must not make the unmasked problem size 0, and of two
+        # peers of one problem the faster is shown, whatever the record's order.
+        record = {'results': {
+            'attention/v2_flash@16x16x1024x128x0': result(5e-4),
+            'attention/v2_flash@4x16x8192x128x0': result(7.3e-3),
+            'attention/v2_flash@4x16x8192x128x1': result(3.8e-3),
+            'attention/peer_torch_flash@4x16x8192x128x0': result(6.1e-3),
+            'attention/peer_torch_flash@4x16x8192x128x1': result(3.3e-3),
+            'attention/peer_torch_cudnn@4x16x8192x128x0': result(3.2e-3),
+            'attention/peer_torch_cudnn@4x16x8192x128x1': result(1.7e-3)}}
+        self.assertEqual(front.headlines(record), [('', 'attention/v2_flash@4x16x8192x128x0',
+                                                    'attention/peer_torch_cudnn@4x16x8192x128x0')])
+        self.assertEqual(front.size('4x16x8192x128x0'), front.size('4x16x8192x128x1'))
+
+    def test_the_strongest_peer_does_the_same_work(self):
+        # An FP32 ladder meets the FP32 library kernel, not a faster BF16 one that moves fewer bytes;
+        # where no peer does the same work, the first measured stands.
+        def work(t, nbytes, flops):
+            r = result(t)
+            r['bytes'] = {'median': nbytes}
+            r['flops'] = {'median': flops}
+            return r
+        record = {'results': {
+            'matmul/v9_tuned@8': work(2e-2, 800, 1e12), 'matmul/peer_sgemm@8': work(2.1e-2, 800, 1e12),
+            'matmul/peer_bf16@8': work(1.4e-3, 400, 1e12),
+            'fusion/x_v4_fused@8': work(4e-4, 1600, None), 'fusion/peer_copy@8': work(2.7e-4, 1000, None),
+            'fusion/peer_read@8': work(1.3e-4, 500, None)}}
+        self.assertIn(('', 'matmul/v9_tuned@8', 'matmul/peer_sgemm@8'), front.headlines(record))
+        rows = front.headlines({'results': {k: v for k, v in record['results'].items() if k.startswith('fusion')}})
+        self.assertEqual(rows, [('x', 'fusion/x_v4_fused@8', 'fusion/peer_copy@8')])
+
     def test_no_peer_no_row(self):
         self.assertEqual(front.headlines({'results': {'reuse/v1_x@1': result(1)}}), [])
 
