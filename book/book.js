@@ -395,3 +395,48 @@
 
   document.addEventListener('keydown', chapterKeys);
 })();
+
+// ---- Where the reader is: the contents link of the section on screen (the last heading above
+// the first quarter of the screen) is marked current (class current, aria-current), and on a
+// wide screen, where the contents stand beside the text and scroll on their own, kept in view.
+(function () {
+  'use strict';
+
+  function track() {
+    var links = Array.prototype.slice.call(document.querySelectorAll('.toc a[href^="#"]'));
+    var entries = links.map(function (a) {
+      return { link: a, heading: document.getElementById(decodeURIComponent(a.getAttribute('href').slice(1))) };
+    }).filter(function (e) { return e.heading; });
+    if (!entries.length) return;
+    var toc = document.querySelector('.toc'), current = null, pending = false;
+
+    function update() {
+      pending = false;
+      var line = window.innerHeight / 4, here = null;
+      for (var i = 0; i < entries.length; i++) {
+        if (entries[i].heading.getBoundingClientRect().top <= line) here = entries[i];
+        else break;
+      }
+      if (here === current) return;
+      if (current) { current.link.classList.remove('current'); current.link.removeAttribute('aria-current'); }
+      current = here;
+      if (!current) return;
+      current.link.classList.add('current');
+      current.link.setAttribute('aria-current', 'location');
+      if (toc && toc.scrollHeight > toc.clientHeight) {
+        var box = current.link.getBoundingClientRect(), frame = toc.getBoundingClientRect();
+        if (box.top < frame.top || box.bottom > frame.bottom) toc.scrollTop += box.top - frame.top - frame.height / 3;
+      }
+    }
+
+    function later() {
+      if (!pending) { pending = true; window.requestAnimationFrame(update); }
+    }
+    window.addEventListener('scroll', later, { passive: true });
+    window.addEventListener('resize', later);
+    update();
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', track);
+  else track();
+})();

@@ -12,11 +12,12 @@ BOOK = os.path.dirname(HERE)
 TEMPLATE = os.path.join(BOOK, 'template.html')
 SYNTAX = os.path.join(BOOK, 'cuda.xml')
 FILTER = os.path.join(HERE, 'code_blocks.lua')
+SECTION_LINKS = os.path.join(BOOK, 'section-links.txt')   # phrases that link to another chapter's section
 
 
 def toolchain_digest():
     """Everything besides a chapter's text that shapes its page."""
-    return digest([read_bytes(p) for p in (TEMPLATE, SYNTAX, FILTER, __file__)])
+    return digest([read_bytes(p) for p in (TEMPLATE, SYNTAX, FILTER, SECTION_LINKS, __file__)])
 
 
 CODE_CACHE = os.path.join('.render', 'code')
@@ -159,6 +160,7 @@ def render_chapter(book_title, chapters, i, download, api_map_file, out_dir, sal
     os.makedirs(cache_dir, exist_ok=True)
     run_pandoc(args, {'BOOK_API_MAP': api_map_file or '', 'BOOK_DOWNLOAD': download,
                       'BOOK_CHAPTER_TITLE': chapter['title'], 'BOOK_CHAPTERS': chapter_map(chapters),
+                      'BOOK_CHAPTER_ID': chapter['id'], 'BOOK_SECTION_LINKS': SECTION_LINKS,
                       'BOOK_CODE_CACHE': cache_dir, 'BOOK_CODE_SALT': salt or code_salt()},
                chapter['markdown'])
     with open(target + '.new', encoding='utf-8') as f:
