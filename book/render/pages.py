@@ -49,12 +49,16 @@ def neighbours(chapters, i):
     return prev, nxt
 
 
+DAY = re.compile(r'\d{4}-\d{2}-\d{2}(T|$)')   # a record's stamp, 2026-12-01T11:42:33Z: shown as its day
+
+
 def variables(book_title, chapters, i, download):
     """The template's variables for chapter i, HTML-escaped (Pandoc inserts -V values as they are)."""
     chapter = chapters[i]
     prev, nxt = neighbours(chapters, i)
     values = {'book-title': book_title, 'chapter-id': chapter['id'], 'chapter-title': chapter['title'],
-              'measured': chapter['measured'], 'download': download}
+              'measured': chapter['measured'][:10] if DAY.match(chapter['measured'] or '') else chapter['measured'],
+              'measured-stamp': chapter['measured'], 'download': download}
     if chapter['stale']:
         values['stale'] = 'true'
     if chapter.get('src'):
