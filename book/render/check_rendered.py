@@ -34,9 +34,9 @@ Errors (exit 1), each naming the page:
     query of search_queries() (a heading's word, a code identifier, a word with a curly
     apostrophe typed with a straight one, a symbol with an underscore, a Greek letter and its
     name: each kind the index holds) must list results, and following its first result must land
-    on a page that marks the words (book.js's ?hl=); and in the dark palette (the system's, as
-    Chromium is told) each page visited must be dark and its SVG figures filtered so they do not
-    glare;
+    on a page that marks the words (book.js's ?hl=), with the first marked word on the first
+    screen; and in the dark palette (the system's, as Chromium is told) each page visited must be
+    dark and its SVG figures filtered so they do not glare;
   - (unless --no-browser) code that scrolls on a desktop: laid out 1280 px wide, every code block
     whose lines are at most 100 columns (the book's limit) must show them whole (folded blocks
     opened first);
@@ -177,7 +177,16 @@ function run(frame, done) {
         out.svg = Array.prototype.map.call(doc.querySelectorAll('main img[src$=".svg"]'), function (img) {
           return win.getComputedStyle(img).filter;
         });
-        done(out);
+        // the first marked word on the first screen, once the page has loaded and settled
+        setTimeout(function () {
+          var first = doc.querySelector('.hit.first');
+          if (first) {
+            var box = first.getBoundingClientRect();
+            out.onScreen = box.bottom > 0 && box.top < win.innerHeight;
+            out.markTop = Math.round(box.top);
+          }
+          done(out);
+        }, 400);
       }, 50);
     };
     frame.src = links[0].href;
@@ -766,6 +775,9 @@ def check_search(browser, root, errors, dark=True):
             continue
         if not r.get('hits'):
             errors.append('search: "%s": its first result %s marks nothing on arrival' % (query, r.get('first')))
+        elif r.get('onScreen') is False:
+            errors.append('search: "%s": arriving at its first result %s, the first marked word is %s px down a %d px '
+                          'screen, not on it (book.js markArrival)' % (query, r.get('first'), r.get('markTop'), height))
         if dark:
             rgb = [int(v) for v in re.findall(r'\d+', r.get('background', ''))[:3]]
             if len(rgb) == 3 and sum(rgb) > 3 * 128:
