@@ -22,7 +22,7 @@ MEASURE_RUN = $(PYTHON) tangle/measure.py --build $(BUILD) $(if $(CHAPTER),--cha
 # the weaver's command line; make book runs it itself (a second make for it cost a tenth of a second)
 WOVEN       = $(WEAVE) --measurements book/measurements --out $(BUILD)/book/woven $(WEAVE_FLAGS)
 
-.PHONY: deps configure tools tangle chapters build test measure profile weave book clean format
+.PHONY: deps configure tools tangle chapters build test measure profile weave book serve clean format
 deps:               ; @.ci/deps
 configure:          ; @cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS) >/dev/null
 # configured once; after that Ninja re-runs CMake itself when a CMakeLists.txt or a globbed folder
@@ -39,5 +39,9 @@ profile: tangle     ; $(if $(KERNEL),,$(error make profile needs KERNEL=<result 
 weave: tools        ; $(WOVEN)
 book: MEASURED_NOW = $(MEASURE)
 book: deps tangle   ; $(if $(filter 1,$(MEASURE)),$(MAKE) build && { $(MEASURE_RUN) || [ $$? -eq 3 ]; } &&) $(WOVEN) && book/render.sh $(BUILD)/book $(BUILD)/book/woven
+# the book on http://127.0.0.1:$(PORT)/, each chapter re-rendered when saved and reloaded in the
+# browser (book/serve.py); a first make book MEASURE=0 where there is no book yet
+PORT    ?= 8000
+serve: tools        ; $(if $(wildcard $(BUILD)/book/index.html),,$(MAKE) book MEASURE=0 &&) $(PYTHON) book/serve.py --out $(BUILD)/book --weave $(WEAVE) --port $(PORT)
 clean:              ; rm -rf $(BUILD)
 format:             ; @.ci/format

@@ -261,10 +261,17 @@
       nodes.push(node);
     }
     var first = null, count = 0;
+    // at or after the target: asked of the text node while it is still in the page (a mark in
+    // a fragment not yet inserted has no place to compare, so any answer came back before)
+    function afterTarget(node) {
+      return !target || target === node || target.contains(node) ||
+        !!(target.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING);
+    }
     nodes.forEach(function (text) {
       if (count >= 200) return;
       var pieces = parts(text.nodeValue, isHit);
       if (!pieces.some(function (p) { return p[1]; })) return;
+      var after = afterTarget(text);
       var frag = document.createDocumentFragment();
       pieces.forEach(function (p) {
         if (!p[1]) { frag.appendChild(document.createTextNode(p[0])); return; }
@@ -273,7 +280,7 @@
         mark.textContent = p[0];
         frag.appendChild(mark);
         count += 1;
-        if (!first && (!target || target.compareDocumentPosition(mark) & (Node.DOCUMENT_POSITION_FOLLOWING | Node.DOCUMENT_POSITION_CONTAINED_BY))) first = mark;
+        if (!first && after) first = mark;
       });
       text.parentNode.replaceChild(frag, text);
     });
@@ -283,12 +290,18 @@
       if (!tex || !tokenize(texWords(tex.textContent)).some(isHit)) return;
       math.classList.add('hit');
       count += 1;
-      if (!first && (!target || target.compareDocumentPosition(math) & (Node.DOCUMENT_POSITION_FOLLOWING | Node.DOCUMENT_POSITION_CONTAINED_BY))) first = math;
+      if (afterTarget(math) && (!first || (first.compareDocumentPosition(math) & Node.DOCUMENT_POSITION_PRECEDING))) first = math;
     });
     if (first) {
       for (var d = first.parentElement; d; d = d.parentElement) if (d.tagName === 'DETAILS') d.open = true;
       first.classList.add('first');
-      first.scrollIntoView({ block: 'center' });
+      var mark = first;
+      var bring = function () { mark.scrollIntoView({ block: 'center' }); };
+      bring();
+      // the browser scrolls to the #fragment itself, and figures without a size move the text as
+      // they load: bring the mark back once the page has loaded, after that scroll
+      if (document.readyState === 'complete') window.requestAnimationFrame(bring);
+      else window.addEventListener('load', function () { window.requestAnimationFrame(bring); }, { once: true });
     }
     document.documentElement.dataset.hits = String(count);
   }
@@ -394,4 +407,49 @@
   }
 
   document.addEventListener('keydown', chapterKeys);
+})();
+
+// ---- Where the reader is: the contents link of the section on screen (the last heading above
+// the first quarter of the screen) is marked current (class current, aria-current), and on a
+// wide screen, where the contents stand beside the text and scroll on their own, kept in view.
+(function () {
+  'use strict';
+
+  function track() {
+    var links = Array.prototype.slice.call(document.querySelectorAll('.toc a[href^="#"]'));
+    var entries = links.map(function (a) {
+      return { link: a, heading: document.getElementById(decodeURIComponent(a.getAttribute('href').slice(1))) };
+    }).filter(function (e) { return e.heading; });
+    if (!entries.length) return;
+    var toc = document.querySelector('.toc'), current = null, pending = false;
+
+    function update() {
+      pending = false;
+      var line = window.innerHeight / 4, here = null;
+      for (var i = 0; i < entries.length; i++) {
+        if (entries[i].heading.getBoundingClientRect().top <= line) here = entries[i];
+        else break;
+      }
+      if (here === current) return;
+      if (current) { current.link.classList.remove('current'); current.link.removeAttribute('aria-current'); }
+      current = here;
+      if (!current) return;
+      current.link.classList.add('current');
+      current.link.setAttribute('aria-current', 'location');
+      if (toc && toc.scrollHeight > toc.clientHeight) {
+        var box = current.link.getBoundingClientRect(), frame = toc.getBoundingClientRect();
+        if (box.top < frame.top || box.bottom > frame.bottom) toc.scrollTop += box.top - frame.top - frame.height / 3;
+      }
+    }
+
+    function later() {
+      if (!pending) { pending = true; window.requestAnimationFrame(update); }
+    }
+    window.addEventListener('scroll', later, { passive: true });
+    window.addEventListener('resize', later);
+    update();
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', track);
+  else track();
 })();

@@ -17,13 +17,22 @@ main(argv, doc, chapter, target, read, draw):
   - the SVG is written to OUT_DIR/<target> through a temporary file and a rename, without a date:
     identical input, identical bytes. main returns 0.
 Helpers for read and draw: results_of (the results keyed name@N or name@NxM), ceilings (machine.json's
-medians), finish (the title with the GPU and the date, a tight layout)."""
+medians), finish (the title with the GPU and the date, a tight layout).
+
+Every figure is drawn for a phone: WIDTH inches wide (the page shows it about that wide on a 390 px
+screen and a little larger on a desktop), panels stacked, and no text under MIN_POINTS, so that on
+the phone no letter is under 9 CSS px (book/check-rendered.sh measures it). pyplot() sets the
+sizes; a script names a size only to go above them."""
 import json
 import os
 import re
 import sys
 
 SALT = 'kernels-and-the-machine'
+WIDTH = 4.0        # inches: a figure is drawn at a phone's width, as the rooflines are
+MIN_POINTS = 8.5   # the smallest text: 8.5 pt over 4 in shown ~345 px wide is ~10 px
+SIZES = {'font.size': 9, 'axes.titlesize': 9.5, 'axes.labelsize': 9, 'xtick.labelsize': MIN_POINTS,
+         'ytick.labelsize': MIN_POINTS, 'legend.fontsize': MIN_POINTS, 'figure.titlesize': 9.5}
 INPUT_ERRORS = (OSError, ValueError, KeyError, TypeError)
 
 
@@ -68,12 +77,13 @@ def pyplot():
     import matplotlib
     matplotlib.use('Agg')
     matplotlib.rcParams['svg.hashsalt'] = SALT
+    matplotlib.rcParams.update(SIZES)
     import matplotlib.pyplot as plt
     return plt
 
 
 def not_measured(plt, chapter):
-    fig, ax = plt.subplots(figsize=(6, 2))
+    fig, ax = plt.subplots(figsize=(WIDTH, 1.6))
     ax.axis('off')
     ax.text(0.5, 0.5, 'Chapter %s is not measured on this GPU yet:\nrun make measure CHAPTER=%s' % (chapter, chapter),
             ha='center', va='center')
@@ -81,11 +91,19 @@ def not_measured(plt, chapter):
 
 
 def finish(fig, record, title=None):
-    """Titles fig with `title`, the record's GPU and its date, lays it out tightly and returns it."""
-    about = [record.get('gpu', '?'), record.get('date', '?')[:10]]
-    fig.suptitle(', '.join(([title] if title else []) + about), fontsize=10)
+    """Titles fig with `title` over a line with the record's GPU and its date (one line of both
+    would not fit the phone's width), lays it out tightly and returns it."""
+    about = ', '.join([record.get('gpu', '?'), record.get('date', '?')[:10]])
+    fig.suptitle(title + '\n' + about if title else about)
     fig.tight_layout()
     return fig
+
+
+def legend_below(ax, label_lines=1, **options):
+    """The axes' legend under its x label (label_lines lines of it), where on a phone-wide panel
+    it covers no data; tight_layout makes room for it."""
+    return ax.legend(loc='upper center', bbox_to_anchor=(0.5, 0), borderaxespad=2.3 + 1.3 * label_lines,
+                     frameon=False, **options)
 
 
 def save(fig, target):

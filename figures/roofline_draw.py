@@ -185,15 +185,35 @@ def description(points, ceilings, levels=False):
     return 'Log-log roofline: achieved FLOP/s against arithmetic intensity; %s; roofs %s.' % (what, roofs)
 
 
-def book_key(fig, series, rows):
+KEY_POINTS = 8           # the book key's text
+KEY_COLUMN = 0.47        # a key column's width, as a fraction of the figure's
+
+
+def key_entries(series):
+    return ['%d  %s %s' % (p['number'], p['chapter'], p['label']) for _, pts in series for p in pts]
+
+
+def key_columns(series, width=3.9):
+    """Two columns when every entry fits one (measured as drawn: DejaVu Sans at KEY_POINTS), else
+    one: two columns of entries wider than a column ran into each other."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+    font = FontProperties(family='DejaVu Sans', size=KEY_POINTS)
+    measure = TextToPath()
+    widest = max([measure.get_text_width_height_descent(e, font, ismath=False)[0]
+                  for e in key_entries(series)] or [0])
+    return 2 if widest <= (KEY_COLUMN - 0.02) * width * 72 else 1
+
+
+def book_key(fig, series, rows, columns):
     """The book's figure is also opened on its own (the index links it): its key, number and
-    kernel, sits under the legend in two columns."""
-    entries = ['%d  %s %s' % (p['number'], p['chapter'], p['label']) for _, pts in series for p in pts]
-    half = (len(entries) + 1) // 2
+    kernel, sits under the legend in `columns` columns."""
+    entries = key_entries(series)
+    half = (len(entries) + columns - 1) // columns
     height = fig.get_size_inches()[1]
-    for column, chunk in enumerate((entries[:half], entries[half:])):
-        for row, text in enumerate(chunk):
-            fig.text(0.03 + column * 0.47, (rows - row * 0.19) / height, text, fontsize=8, va='top')
+    for column in range(columns):
+        for row, text in enumerate(entries[column * half:(column + 1) * half]):
+            fig.text(0.03 + column * KEY_COLUMN, (rows - row * 0.19) / height, text, fontsize=KEY_POINTS, va='top')
 
 
 def save(fig, plt, target, describe=None):
@@ -213,7 +233,8 @@ def draw(series, ceilings, target, title=None):
              for n, (legend, pts) in enumerate(series) if legend and pts]
     xlim, ylim = axis_range(points or [{'intensity': 1.0, 'rate': ceilings['copy_bandwidth']}], ceilings, False)
     roofs_count = roof_rows(ceilings, xlim, ylim, MEMORY_ROOFS)
-    key_rows = (len(points) + 1) // 2 if title else 0   # the book's figure carries its own key
+    columns = key_columns(series) if title else 0
+    key_rows = -(-len(points) // columns) if title else 0   # the book's figure carries its own key
     plt, fig, ax = setup(roofs_count + len(marker_handles(points)) + len(named) + (1 if title else 0), key_rows)
     handles = draw_roofs(ax, ceilings, xlim, ylim, False)
     ax.set_xlim(*xlim)
@@ -222,7 +243,7 @@ def draw(series, ceilings, target, title=None):
         badges(ax, points, colours)
     finish(fig, ax, handles + marker_handles(points) + named, x_label(points) if points else 'FLOP per DRAM byte', title)
     if key_rows:
-        book_key(fig, series, 0.12 + 0.19 * key_rows)
+        book_key(fig, series, 0.12 + 0.19 * key_rows, columns)
     save(fig, plt, target, description(points, ceilings))
 
 
@@ -316,5 +337,8 @@ def finish(fig, ax, handles, xlabel, title):
     ax.grid(True, which='major', linewidth=0.4, color='#d0d0d0')
     if title:
         ax.set_title(title)
-    fig.legend(handles=handles, loc='upper left', bbox_to_anchor=(0.02, ax.get_position().y0 - 0.085),
+    # the legend's top a fixed 0.46 in under the axes (the x label's room): a fraction of the
+    # figure's height put it ever lower in a taller figure, onto the book figure's key
+    below = 0.46 / ax.figure.get_size_inches()[1]
+    fig.legend(handles=handles, loc='upper left', bbox_to_anchor=(0.02, ax.get_position().y0 - below),
                fontsize=9.5, frameon=False, handlelength=2.4, borderaxespad=0)

@@ -7,7 +7,8 @@ Errors (exit 1), each naming the page:
   - a broken internal link: every href and src of every page must name an existing file, and
     an anchor (#id) must exist in the page it names; a script, stylesheet or image from the network;
   - a <pre> that is not inside a code container (.code) with a copy button;
-  - a chapter page without its dated box (class hwbox);
+  - a chapter page without its dated box (class hwbox), or with a figure that has no id or no
+    number (a caption opening "Figure 3.2.1.");
   - a missing or unreadable search index, EPUB, or stylesheet;
   - (unless --no-browser, once --no-screenshot) a blank page: headless Chromium screenshots the
     first chapter in the light and the dark theme; each must have more than a few colours, and
@@ -17,10 +18,15 @@ Errors (exit 1), each naming the page:
     the screen (no sideways scrolling: what is wider scrolls in a frame of its own), the page must
     not hide its overflow (overflow-x hidden or clip on html or body) to get there, and a
     chapter's title must start on the first screen (the contents fold away above it); the
-    search field, focused, must open at least SEARCH_MIN px wide and stay on the screen. Every
-    page is laid out again on a 320 x 568 px screen, which it must fit too;
+    search field, focused, must open at least SEARCH_MIN px wide and stay on the screen; every SVG
+    figure's smallest text, as the 390 px screen shows it, must be at least FIGURE_TEXT_MIN (9) px
+    (its glyphs' size in the SVG scaled by the width shown over the SVG's width). Every page is
+    laid out again on a 320 x 568 px screen, which it must fit too;
   - a page (print.html aside) with other than one <h1>, or a section heading (h2-h4 with an id)
     without its self-link (a.self-link, the ¶ that book/render/pages.py adds);
+  - (unless --no-browser, and where axe-core is installed: make deps, npm ci in book/) any
+    element that axe-core's color-contrast rule (WCAG AA) fails, on every page but print.html,
+    in the light and in the dark theme (the page's own switch);
   - a colour pair of style.css under 4.5:1 in the light or the dark palette (a code comment on
     the code's background, every other code token colour on it, a chapter's green number, the
     text, muted text, a link on the page);
@@ -28,9 +34,9 @@ Errors (exit 1), each naming the page:
     query of search_queries() (a heading's word, a code identifier, a word with a curly
     apostrophe typed with a straight one, a symbol with an underscore, a Greek letter and its
     name: each kind the index holds) must list results, and following its first result must land
-    on a page that marks the words (book.js's ?hl=); and in the dark palette (the system's, as
-    Chromium is told) each page visited must be dark and its SVG figures filtered so they do not
-    glare;
+    on a page that marks the words (book.js's ?hl=), with the first marked word on the first
+    screen; and in the dark palette (the system's, as Chromium is told) each page visited must be
+    dark and its SVG figures filtered so they do not glare;
   - (unless --no-browser) code that scrolls on a desktop: laid out 1280 px wide, every code block
     whose lines are at most 100 columns (the book's limit) must show them whole (folded blocks
     opened first);
@@ -65,6 +71,7 @@ BROWSERS = ['chromium', 'chromium-browser', 'google-chrome']
 PHONE = (390, 844)   # CSS px: a phone's screen (iPhone 12 to 15), where the book must not scroll sideways
 SMALL_PHONE = (320, 568)   # CSS px: the narrowest phone still sold (iPhone SE 1st generation): no sideways scroll either
 SEARCH_MIN = 120     # CSS px: the search field, once focused on a phone, is at least this wide
+FIGURE_TEXT_MIN = 9  # CSS px: the smallest text of a figure, as shown on a 390 px phone screen
 
 # Runs in a page that holds each page of the book in a phone-sized <iframe>; writes what it found,
 # as JSON, into the page, for Chromium's --dump-dom. For a page wider than the screen it names the
@@ -101,8 +108,15 @@ function measure(frame) {
     field = { width: Math.round(r.width), left: Math.round(r.left), right: Math.round(r.right) };
     input.blur();
   }
+  // each SVG figure: its file and the width its drawing is shown at (inside the padding)
+  var figures = [];
+  doc.querySelectorAll('main img[src$=".svg"]').forEach(function (img) {
+    var style = win.getComputedStyle(img);
+    figures.push({ src: img.getAttribute('src'), loaded: img.naturalWidth > 0,
+                   shown: img.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) });
+  });
   return {
-    search: field,
+    search: field, figures: figures,
     width: root.scrollWidth, screen: limit,
     hidden: [root, doc.body].filter(Boolean).map(function (el) {
       var x = win.getComputedStyle(el).overflowX;
@@ -163,7 +177,16 @@ function run(frame, done) {
         out.svg = Array.prototype.map.call(doc.querySelectorAll('main img[src$=".svg"]'), function (img) {
           return win.getComputedStyle(img).filter;
         });
-        done(out);
+        // the first marked word on the first screen, once the page has loaded and settled
+        setTimeout(function () {
+          var first = doc.querySelector('.hit.first');
+          if (first) {
+            var box = first.getBoundingClientRect();
+            out.onScreen = box.bottom > 0 && box.top < win.innerHeight;
+            out.markTop = Math.round(box.top);
+          }
+          done(out);
+        }, 400);
       }, 50);
     };
     frame.src = links[0].href;
@@ -401,6 +424,22 @@ def check_contrast(root, errors):
     return ratios
 
 
+FIGURE = re.compile(r'<figure>(.*?)</figure>', re.S)
+
+
+def check_figures(root, name, errors):
+    """Each figure of a page has an id (on its image) and a caption that opens with its number
+    (span.figure-number, book/render/code_blocks.lua)."""
+    with open(os.path.join(root, name), encoding='utf-8') as f:
+        figures = FIGURE.findall(f.read())
+    bare = [fig for fig in figures if not re.search(r'<img\b[^>]*\bid="[^"]+"', fig) or 'class="figure-number"' not in fig]
+    if bare:
+        src = re.search(r'src="([^"]+)"', bare[0])
+        errors.append('%s: %d figure(s) without an id or a number, e.g. %s (book/render/code_blocks.lua numbers '
+                      'every image that stands alone in a paragraph)' % (name, len(bare), src.group(1) if src else '?'))
+    return len(figures)
+
+
 def check_code(name, page, errors):
     bare = sum(1 for c in page.pres if c is None)
     no_button = sum(1 for c in page.pres if c is not None and c not in page.with_button)
@@ -593,6 +632,49 @@ def check_desktop_code(browser, root, pages, errors):
     return sum((results.get(n) or {}).get('blocks', 0) for n in pages)
 
 
+# Matplotlib draws text as glyph paths: a line of text is a <g transform="... scale(S -S)"> whose
+# glyphs are 100 units to the font size, so its size is 100 S in the SVG's units.
+GLYPH_SCALE = re.compile(r'<g\b[^>]*\btransform="[^"]*\bscale\(([0-9.e-]+) -\1\)"')
+VIEWBOX = re.compile(r'<svg\b[^>]*\bviewBox="[-0-9.e]+ [-0-9.e]+ ([0-9.e]+) [0-9.e]+"')
+
+
+def svg_text(path, cache={}):
+    """(the SVG's width in its own units, the size of its smallest line of text in those units), or
+    None where it has no text drawn as Matplotlib draws it. A sub- or superscript of a formula
+    ($B_\\mathrm{read}$) is 0.7 of its line, as in print, and counts at its line's size."""
+    if path not in cache:
+        try:
+            with open(path, encoding='utf-8') as f:
+                text = f.read()
+        except OSError:
+            text = ''
+        box, scales = VIEWBOX.search(text), [float(v) for v in GLYPH_SCALE.findall(text)]
+        cache[path] = (float(box.group(1)), 100 * min(scales)) if box and scales else None
+    return cache[path]
+
+
+def check_figure_text(root, found, errors):
+    """Every SVG figure's smallest text at least FIGURE_TEXT_MIN px as the phone shows it (its size
+    in the SVG times the shown width over the SVG's width). Returns (smallest px, figure, page)."""
+    smallest = None
+    for name, m in sorted(found.items()):
+        for fig in (m or {}).get('figures', []):
+            size = svg_text(os.path.join(root, urllib.parse.unquote(fig['src'])))
+            if not size:
+                continue
+            if not fig['loaded']:
+                errors.append('%s: the figure %s did not load on the phone screen' % (name, fig['src']))
+                continue
+            px = size[1] * fig['shown'] / size[0]
+            if smallest is None or px < smallest[0]:
+                smallest = (px, fig['src'], name)
+            if px < FIGURE_TEXT_MIN:
+                errors.append('%s: the figure %s shows text %.1f px high on a %d px phone screen, under %d px '
+                              '(draw it at the phone\'s width, with text of at least 8.5 pt: figures/plotlib.py)'
+                              % (name, fig['src'], px, PHONE[0], FIGURE_TEXT_MIN))
+    return smallest
+
+
 def check_phone(browser, root, pages, chapters, errors, screen=PHONE):
     width, height = screen
     try:
@@ -693,6 +775,9 @@ def check_search(browser, root, errors, dark=True):
             continue
         if not r.get('hits'):
             errors.append('search: "%s": its first result %s marks nothing on arrival' % (query, r.get('first')))
+        elif r.get('onScreen') is False:
+            errors.append('search: "%s": arriving at its first result %s, the first marked word is %s px down a %d px '
+                          'screen, not on it (book.js markArrival)' % (query, r.get('first'), r.get('markTop'), height))
         if dark:
             rgb = [int(v) for v in re.findall(r'\d+', r.get('background', ''))[:3]]
             if len(rgb) == 3 and sum(rgb) > 3 * 128:
@@ -702,6 +787,104 @@ def check_search(browser, root, errors, dark=True):
                 errors.append('%s: %d SVG figure(s) not filtered in the dark palette (they glare)'
                               % (r.get('first'), len(glaring)))
     return list(zip(queries, results))
+
+
+# Runs axe-core's color-contrast rule (WCAG AA: 4.5:1 for text, 3:1 for large text) on each page
+# in turn, in a desktop-sized frame, in the theme the harness names (the page's own switch:
+# data-theme on <html>); writes, per page, the number of failing elements and a few of them.
+AXE_SCRIPT = r"""
+function runAll(pages, theme, axeUrl) {
+  var found = {}, i = 0;
+  function next() {
+    if (i >= pages.length) {
+      var out = document.createElement('pre');
+      out.id = 'axe-found';
+      out.textContent = JSON.stringify(found);
+      document.body.appendChild(out);
+      return;
+    }
+    var name = pages[i][0], frame = document.createElement('iframe');
+    frame.style.cssText = 'width:1280px;height:900px;border:0';
+    frame.onload = function () {
+      var doc = frame.contentDocument;
+      if (!doc) { found[name] = { error: 'not readable' }; i += 1; frame.remove(); next(); return; }
+      doc.documentElement.dataset.theme = theme;
+      var script = doc.createElement('script');
+      script.src = axeUrl;
+      script.onerror = function () { found[name] = { error: 'axe-core did not load' }; i += 1; frame.remove(); next(); };
+      script.onload = function () {
+        frame.contentWindow.axe.run(doc, { runOnly: { type: 'rule', values: ['color-contrast'] },
+                                           resultTypes: ['violations'] }).then(function (r) {
+          var nodes = [];
+          r.violations.forEach(function (v) { v.nodes.forEach(function (n) { nodes.push(n); }); });
+          found[name] = { failures: nodes.length, examples: nodes.slice(0, 3).map(function (n) {
+            return n.target.join(' ') + ': ' + (n.any[0] && n.any[0].message || '').slice(0, 160); }) };
+        }, function (e) { found[name] = { error: String(e) }; }).then(function () { i += 1; frame.remove(); next(); });
+      };
+      doc.head.appendChild(script);
+    };
+    frame.src = pages[i][1];
+    document.body.appendChild(frame);
+  }
+  next();
+}
+"""
+
+
+def axe_path():
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    path = os.path.join(repo, 'book', 'node_modules', 'axe-core', 'axe.min.js')
+    return path if os.path.exists(path) else None
+
+
+def file_url(path):
+    return urllib.parse.urljoin('file:', urllib.request.pathname2url(os.path.abspath(path)))
+
+
+def check_axe(browser, root, pages, errors):
+    """axe-core's color-contrast rule on every page in the light and the dark theme: no failure.
+    Returns {theme: failures}, or None where axe-core is not installed (make deps: npm ci in book/)."""
+    axe = axe_path()
+    if axe is None:
+        print('check-rendered: axe-core is not installed (make deps runs npm ci in book/): contrast checked on '
+              'style.css\'s palettes only', file=sys.stderr)
+        return None
+    totals = {}
+    listed = json.dumps([[n, file_url(os.path.join(root, n))] for n in pages])
+    for theme in ('light', 'dark'):
+        with tempfile.TemporaryDirectory() as work:
+            page = os.path.join(work, 'axe.html')
+            with open(page, 'w', encoding='utf-8') as f:
+                f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n<script>%s\n'
+                        'runAll(%s, %s, %s);</script></body></html>\n'
+                        % (AXE_SCRIPT, listed, json.dumps(theme), json.dumps(file_url(axe))))
+            command = [browser, '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+                       '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars',
+                       '--allow-file-access-from-files', '--user-data-dir=' + os.path.join(work, 'profile'),
+                       '--window-size=1380,1000', '--virtual-time-budget=600000', '--dump-dom', 'file://' + page]
+            try:
+                done = subprocess.run(command, capture_output=True, text=True, timeout=900)
+            except subprocess.TimeoutExpired:
+                errors.append('the axe-core contrast check (%s theme) ran past 900 s' % theme)
+                continue
+        found = re.search(r'<pre id="axe-found">(.*?)</pre>', done.stdout, re.S)
+        if not found:
+            errors.append('the axe-core contrast check (%s theme) reported nothing (exit %d): %s'
+                          % (theme, done.returncode, done.stderr.strip()[-300:]))
+            continue
+        results = json.loads(html.unescape(found.group(1)))
+        totals[theme] = 0
+        for name in pages:
+            r = results.get(name) or {'error': 'no result'}
+            if 'error' in r:
+                errors.append('%s: axe-core could not check its contrast in the %s theme (%s)' % (name, theme, r['error']))
+                continue
+            totals[theme] += r['failures']
+            if r['failures']:
+                errors.append('%s: %d element(s) under WCAG AA contrast in the %s theme (axe-core color-contrast), '
+                              'e.g. %s; change the colour in book/style.css' % (name, r['failures'], theme,
+                                                                                 '; '.join(r['examples'])))
+    return totals
 
 
 def check_print(root, chapters, errors):
@@ -756,6 +939,8 @@ def main(argv):
         check_code(name, page, errors)
         if name != 'print.html':   # the whole book on one page: a <h1> per chapter
             check_headings(name, page, errors)
+        if name in chapters:
+            check_figures(root, name, errors)
         if name in chapters and 'hwbox' not in page.classes:
             errors.append('%s: no dated hardware box (class hwbox)' % name)
     if os.path.exists(os.path.join(root, 'index.html')):
@@ -773,12 +958,21 @@ def main(argv):
         check_screenshots(browser, root, present[0], errors)
         for screen in (PHONE, SMALL_PHONE):
             widths = check_phone(browser, root, pages, chapters, errors, screen)
+            if widths and screen == PHONE:
+                smallest = check_figure_text(root, {n: m for n, m in widths.items() if n != 'print.html'}, errors)
+                if smallest:
+                    print('check-rendered: on a %d px phone screen the smallest figure text is %.1f px (%s in %s)'
+                          % ((screen[0],) + smallest[:1] + smallest[1:]))
             if widths:
                 widest = max(widths, key=lambda n: widths[n].get('width', 0))
                 fields = [w['search']['width'] for w in widths.values() if w.get('search')]
                 print('check-rendered: on a %d px phone screen the widest page is %s, %s px; the focused search '
                       'field at least %s px wide' % (screen[0], widest, widths[widest].get('width', '?'),
                                                      min(fields) if fields else '?'))
+        totals = check_axe(browser, root, [p for p in pages if p != 'print.html'], errors)
+        if totals:
+            print('check-rendered: axe-core color-contrast failures: %s' % ', '.join(
+                '%d in the %s theme' % (n, t) for t, n in sorted(totals.items())))
         blocks = check_desktop_code(browser, root, [p for p in pages if p != 'print.html'], errors)
         print('check-rendered: at %d px, %d code block(s) of at most 100 columns checked for sideways scrolling'
               % (DESKTOP[0], blocks))

@@ -17,7 +17,11 @@
 -- Every file block gets an id (code-<file>, code-<file>-2 for its continuations), so a search hit
 -- in code lands on its block.
 -- Mentions of chapters and appendices in the text ("chapter 3.2", "Chapters 3.1 and 3.2",
--- "appendix A's") become links to their pages (class xref), never inside a link or a heading.
+-- "appendix A's") become links to their pages (class xref), never inside a link or a heading; a
+-- possessive followed by a phrase of book/section-links.txt ("appendix A's $B_\text{read}$") links
+-- to that phrase's section of the page.
+-- Every figure is numbered in its chapter ("Figure 3.2.1." opens its caption) and given an id
+-- (fig-1, fig-2, ... unless it has one), so prose and other pages can link to it.
 --
 -- Inputs from the renderer, as environment variables (strings, so nothing is re-read as Markdown):
 --   BOOK_API_MAP        a file of lines "src/reduce/x.cuh<TAB>api/x_8cuh.html" (may be absent)
@@ -26,6 +30,8 @@
 --                       because the template already prints the title.
 --   BOOK_CHAPTERS       the book's chapters, one "id<TAB>page" a line (3.2<TAB>3.2-matmul.html);
 --                       may be empty (no mention becomes a link)
+--   BOOK_CHAPTER_ID     the chapter's id (3.2), for its figures' numbers (may be empty)
+--   BOOK_SECTION_LINKS  book/section-links.txt: "chapter<TAB>phrase<TAB>anchor" lines (may be absent)
 
 local is_html = FORMAT:match('html') ~= nil
 
@@ -92,6 +98,22 @@ for line in (os.getenv('BOOK_CHAPTERS') or ''):gmatch('[^\n]+') do
   if id then chapter_pages[id] = page; table.insert(chapter_ids, id) end
 end
 table.sort(chapter_ids, function(a, b) return #a > #b or (#a == #b and a < b) end)
+
+local section_links = {}       -- chapter id -> phrase -> anchor
+do
+  local path = os.getenv('BOOK_SECTION_LINKS') or ''
+  local file = path ~= '' and io.open(path, 'r') or nil
+  if file then
+    for line in file:lines() do
+      local id, phrase, anchor = line:match('^([^#\t][^\t]*)\t([^\t]+)\t([^\t]+)$')
+      if id then
+        section_links[id] = section_links[id] or {}
+        section_links[id][phrase] = anchor
+      end
+    end
+    file:close()
+  end
+end
 
 -- The kind of apparatus a file is, from its name (nil: the code the chapter is about).
 local APPARATUS = { test = 'Tests', bench = 'Benchmark registration', main = 'Benchmark main',
@@ -190,8 +212,35 @@ local function split_id(text)
   return nil
 end
 
-local function xref(id, content)
-  return pandoc.Link(content, chapter_pages[id], '', pandoc.Attr('', { 'xref' }))
+local function xref(id, content, anchor)
+  return pandoc.Link(content, chapter_pages[id] .. (anchor and ('#' .. anchor) or ''), '', pandoc.Attr('', { 'xref' }))
+end
+
+-- A word as section-links.txt writes it: text without its closing punctuation, code in
+-- backquotes, a formula as its TeX in dollars; nil for anything else.
+local function phrase_word(el)
+  if el == nil then return nil end
+  if el.t == 'Str' then return (el.text:gsub('[.,;:!?)]+$', '')) end
+  if el.t == 'Code' then return '`' .. el.text .. '`' end
+  if el.t == 'Math' and el.mathtype == 'InlineMath' then return '$' .. el.text .. '$' end
+  return nil
+end
+
+-- The anchor of the section that the phrase opening inlines[k] names in chapter id (the longest
+-- phrase of up to three words that section-links.txt lists), or nil.
+local function section_anchor(id, inlines, k)
+  local phrases = section_links[id]
+  if phrases == nil then return nil end
+  local words, best = {}, nil
+  while #words < 3 do
+    local gap, word = inlines[k], phrase_word(inlines[k + 1])
+    if gap == nil or (gap.t ~= 'Space' and gap.t ~= 'SoftBreak') or word == nil or word == '' then break end
+    table.insert(words, word)
+    best = phrases[table.concat(words, ' ')] or best
+    if inlines[k + 1].t == 'Str' and inlines[k + 1].text ~= word then break end   -- punctuation ends it
+    k = k + 2
+  end
+  return best
 end
 
 function Inlines(inlines)
@@ -208,7 +257,8 @@ function Inlines(inlines)
       id, rest = split_id(target.text)
     end
     if id then
-      out:insert(xref(id, { el, pandoc.Space(), pandoc.Str(id) }))
+      local anchor = (rest == '’s' or rest == "'s") and section_anchor(id, inlines, i + 3) or nil
+      out:insert(xref(id, { el, pandoc.Space(), pandoc.Str(id) }, anchor))
       if rest ~= '' then out:insert(pandoc.Str(rest)) end
       i = i + 3
       -- "chapters 3.1, 3.2 and 3.3": the ids that follow a plural link too
@@ -231,6 +281,22 @@ function Inlines(inlines)
     end
   end
   return out
+end
+
+-- ---- figures: numbered in the chapter, each with an id
+local chapter_id = os.getenv('BOOK_CHAPTER_ID') or ''
+local figures_seen = 0
+
+function Para(para)
+  local image = para.content[1]
+  if not is_html or #para.content ~= 1 or image.t ~= 'Image' or not image.title:match('^fig:') then return nil end
+  figures_seen = figures_seen + 1
+  if image.identifier == '' then image.identifier = 'fig-' .. figures_seen end
+  local number = 'Figure ' .. (chapter_id ~= '' and (chapter_id .. '.') or '') .. figures_seen .. '.'
+  local caption = pandoc.List({ pandoc.Span({ pandoc.Str(number) }, pandoc.Attr('', { 'figure-number' })), pandoc.Space() })
+  caption:extend(image.caption)
+  image.caption = caption
+  return para
 end
 
 -- A mention inside a link or a heading stays text (no link in a link; headings feed the contents).
@@ -263,6 +329,6 @@ function Pandoc(doc)
   return doc
 end
 
-return { { CodeBlock = CodeBlock, Table = Table, Inlines = Inlines, Pandoc = Pandoc },
+return { { CodeBlock = CodeBlock, Table = Table, Inlines = Inlines, Para = Para, Pandoc = Pandoc },
          { Link = function(link) link.content = unlink(pandoc.Plain(link.content)).content; return link end,
            Header = unlink } }

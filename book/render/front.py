@@ -54,12 +54,13 @@ def read_words(path=WORDS):
 
 
 def date_in_words(stamp):
-    """2026-11-29T16:13:17Z -> 29 November 2026."""
+    """2026-11-29T16:13:17Z -> 2026-11-29: the book writes a date one way, as the dated box and the
+    chapters' lines do (the day; the full stamp in a tooltip where there is room)."""
     try:
         day = datetime.datetime.strptime(stamp[:10], '%Y-%m-%d')
     except (TypeError, ValueError):
         return None
-    return '%d %s %d' % (day.day, day.strftime('%B'), day.year)
+    return day.strftime('%Y-%m-%d')
 
 
 def article(name):
@@ -130,14 +131,15 @@ def results_table(chapters, records_dir, page_name):
             record = json.load(f)
         for ladder, rung, peer in headlines(record):
             r, p = record['results'][rung]['time']['median'], record['results'][peer]['time']['median']
-            rows.append('<tr><td><a href="%s">%s</a></td><td><code>%s</code></td><td>%s</td><td><code>%s</code></td>'
-                        '<td>%s</td><td>%.2f×</td><td>%s</td></tr>'
-                        % (page_name(chapter), html.escape(chapter['id']), html.escape(rung), seconds(r),
-                           html.escape(peer), seconds(p), p / r, date_in_words(record.get('date', '')) or ''))
+            rows.append('<tr><td><a href="%s">%s</a></td><td class="num">%.2f×</td><td><code>%s</code></td>'
+                        '<td class="num">%s</td><td><code>%s</code></td><td class="num">%s</td><td class="num">%s</td></tr>'
+                        % (page_name(chapter), html.escape(chapter['id']), p / r, html.escape(rung), seconds(r),
+                           html.escape(peer), seconds(p), date_in_words(record.get('date', '')) or ''))
     if not rows:
         return ''
-    return ('<div class="table-scroll"><table class="headlines">\n<thead><tr><th>chapter</th><th>last rung</th>'
-            '<th>its time</th><th>peer</th><th>peer time</th><th>speed vs peer</th><th>measured</th></tr></thead>\n'
+    # speed vs peer, the point of the table, right after the chapter: it shows however narrow the frame
+    return ('<div class="table-scroll"><table class="headlines">\n<thead><tr><th>chapter</th><th>speed vs peer</th>'
+            '<th>last rung</th><th>its time</th><th>peer</th><th>peer time</th><th>measured</th></tr></thead>\n'
             '<tbody>\n%s\n</tbody></table></div>\n'
             '<p class="note">Each ladder\'s last rung against the strongest peer measured in the same '
             'run: the fastest library kernel timed on the same problem doing the same work (the same '

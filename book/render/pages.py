@@ -12,11 +12,12 @@ BOOK = os.path.dirname(HERE)
 TEMPLATE = os.path.join(BOOK, 'template.html')
 SYNTAX = os.path.join(BOOK, 'cuda.xml')
 FILTER = os.path.join(HERE, 'code_blocks.lua')
+SECTION_LINKS = os.path.join(BOOK, 'section-links.txt')   # phrases that link to another chapter's section
 
 
 def toolchain_digest():
     """Everything besides a chapter's text that shapes its page."""
-    return digest([read_bytes(p) for p in (TEMPLATE, SYNTAX, FILTER, __file__)])
+    return digest([read_bytes(p) for p in (TEMPLATE, SYNTAX, FILTER, SECTION_LINKS, __file__)])
 
 
 CODE_CACHE = os.path.join('.render', 'code')
@@ -48,12 +49,16 @@ def neighbours(chapters, i):
     return prev, nxt
 
 
+DAY = re.compile(r'\d{4}-\d{2}-\d{2}(T|$)')   # a record's stamp, 2026-12-01T11:42:33Z: shown as its day
+
+
 def variables(book_title, chapters, i, download):
     """The template's variables for chapter i, HTML-escaped (Pandoc inserts -V values as they are)."""
     chapter = chapters[i]
     prev, nxt = neighbours(chapters, i)
     values = {'book-title': book_title, 'chapter-id': chapter['id'], 'chapter-title': chapter['title'],
-              'measured': chapter['measured'], 'download': download}
+              'measured': chapter['measured'][:10] if DAY.match(chapter['measured'] or '') else chapter['measured'],
+              'measured-stamp': chapter['measured'], 'download': download}
     if chapter['stale']:
         values['stale'] = 'true'
     if chapter.get('src'):
@@ -159,6 +164,7 @@ def render_chapter(book_title, chapters, i, download, api_map_file, out_dir, sal
     os.makedirs(cache_dir, exist_ok=True)
     run_pandoc(args, {'BOOK_API_MAP': api_map_file or '', 'BOOK_DOWNLOAD': download,
                       'BOOK_CHAPTER_TITLE': chapter['title'], 'BOOK_CHAPTERS': chapter_map(chapters),
+                      'BOOK_CHAPTER_ID': chapter['id'], 'BOOK_SECTION_LINKS': SECTION_LINKS,
                       'BOOK_CODE_CACHE': cache_dir, 'BOOK_CODE_SALT': salt or code_salt()},
                chapter['markdown'])
     with open(target + '.new', encoding='utf-8') as f:

@@ -1,7 +1,10 @@
 """The whole book on one page, for printing (print.html): each chapter page's <main>, in book
 order, in a <section> of its own. Ids are made unique by the chapter's page name
 (3.1-reduction.html's "the-first-version" becomes "3.1-reduction--the-first-version"), and every
-link between chapter pages becomes a link inside this page; folded code is unfolded."""
+link between chapter pages becomes a link inside this page. The apparatus (tests, benchmark
+registrations, launchers: book/CONVENTIONS.md) stays folded, so it prints as its one-line summary
+(the file, its length) and the printed book is the chapters' argument; each chapter's download
+holds it whole."""
 import html
 import os
 import re
@@ -29,9 +32,7 @@ def chapter_body(page_html, base, pages):
             return 'href="#%s"' % html.escape(other + ('--' + anchor if anchor else ''))
         return m.group(0)
 
-    body = HREF.sub(href, body)
-    body = body.replace('<details class="claim-verdict">', '<details class="claim-verdict" open>')
-    return body.replace('<details class="apparatus">', '<details class="apparatus" open>')
+    return HREF.sub(href, body)
 
 
 def build(book_title, chapters, page_name, out_dir, state):
@@ -55,8 +56,9 @@ def build(book_title, chapters, page_name, out_dir, state):
             '<meta name="color-scheme" content="light">\n<title>%s: the whole book</title>\n'
             '<link rel="stylesheet" href="style.css">\n</head>\n<body class="print-view">\n'
             '<div class="layout"><main id="content">\n<h1 class="title">%s</h1>\n'
-            '<p class="chapter-meta">The whole book on one page, to print or to save as PDF. '
-            '<a href="index.html">Back to the book</a>.</p>\n<ol class="print-contents">%s</ol>\n%s\n'
+            '<p class="chapter-meta">The whole book on one page, to print or to save as PDF. Tests, '
+            'benchmark registrations and launchers print folded, as one line naming the file: each '
+            'chapter\'s code download holds them. <a href="index.html">Back to the book</a>.</p>\n<ol class="print-contents">%s</ol>\n%s\n'
             '</main></div>\n</body>\n</html>\n') % (html.escape(book_title), html.escape(book_title),
                                                     contents, '\n'.join(sections))
     write_file(os.path.join(out_dir, 'print.html'), page)

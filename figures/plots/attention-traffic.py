@@ -48,7 +48,7 @@ def read(data, records):
 
 def draw(plt, data, what):
     naive, flash = what
-    fig, ax = plt.subplots(figsize=(7, 4.4))
+    fig, ax = plt.subplots(figsize=(plotlib.WIDTH, 4.8))
     series = [
         (naive, 'bytes', 'dram_bytes', '#d62728', 'naive, DRAM'),
         (flash, 'bytes', 'dram_bytes', '#1f77b4', 'tiled, DRAM'),
@@ -66,13 +66,13 @@ def draw(plt, data, what):
                     markersize=5, label=label + ' (ncu)')
     if not counted_any:
         ax.text(0.5, 0.95, 'no counters in this record', transform=ax.transAxes, ha='center',
-                va='top', fontsize=8)
+                va='top')
     ax.set_xscale('log', base=2)
     ax.set_yscale('log')
-    ax.set_xlabel('sequence length N (B H N$^2$ = 2$^{28}$, d = 128)')
+    ax.set_xlabel('sequence length N\n(B H N$^2$ = 2$^{28}$, d = 128)')
     ax.set_ylabel('bytes per call (GB)')
     ax.grid(True, which='both', linewidth=0.3, alpha=0.6)
-    ax.legend(loc='best', fontsize=7, frameon=False)
+    plotlib.legend_below(ax, 2, ncol=2)
     return plotlib.finish(fig, data, 'Attention traffic')
 
 

@@ -27,7 +27,7 @@ PATTERNS = [
     ('coalescing/stride@' + N + 'x8', 'stride\n8'),
     ('coalescing/stride@' + N + 'x32', 'stride\n32'),
     ('coalescing/stride_fetch32@' + N + 'x32', 'stride 32\nfetch 32'),
-    ('coalescing/misaligned@' + N + 'x1', 'mis-\naligned'),
+    ('coalescing/misaligned@' + N + 'x1', 'misaligned'),
     ('coalescing/aos@' + N, 'AoS'),
     ('coalescing/soa@' + N, 'SoA'),
 ]
@@ -70,33 +70,34 @@ def draw(plt, data, what):
     x = list(range(len(rows)))
     labels = [r[0] for r in rows]
     width = 0.38
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
-    left.bar([i - width / 2 for i in x], [r[1] / 1e9 for r in rows], width, color='#d62728',
+    # horizontal bars, one pattern a row, the two panels stacked: the names read across a phone
+    fig, (left, right) = plt.subplots(2, 1, figsize=(plotlib.WIDTH, 8.4))
+    x = x[::-1]
+    left.barh([i + width / 2 for i in x], [r[1] / 1e9 for r in rows], width, color='#d62728',
              label='model: distinct granules')
     if counted:
-        left.bar([i + width / 2 for i in x], [r[2] / 1e9 for r in rows], width, color='#1f77b4',
+        left.barh([i - width / 2 for i in x], [r[2] / 1e9 for r in rows], width, color='#1f77b4',
                  label='ncu: dram_bytes')
     else:
         left.text(0.5, 0.95, 'no counters in this record', transform=left.transAxes, ha='center',
-                  va='top', fontsize=8)
-    left.set_ylabel('DRAM bytes per kernel (GB)')
-    left.set_title('Predicted and counted DRAM traffic', fontsize=10)
-    right.bar([i - width / 2 for i in x], [r[3] / 1e12 for r in rows], width, color='#2ca02c',
+                  va='top')
+    left.set_xlabel('DRAM bytes per kernel (GB)')
+    left.set_title('Predicted and counted DRAM traffic')
+    right.barh([i + width / 2 for i in x], [r[3] / 1e12 for r in rows], width, color='#2ca02c',
               label='effective: useful bytes / time')
     raw = [(r[2] if counted else r[1]) / r[4] / 1e12 for r in rows]
-    right.bar([i + width / 2 for i in x], raw, width, color='#9467bd',
+    right.barh([i - width / 2 for i in x], raw, width, color='#9467bd',
               label='raw: %s DRAM bytes / time' % ('counted' if counted else 'model'))
     if ceiling:
-        right.axhline(ceiling / 1e12, color='black', linewidth=0.9, linestyle='--',
+        right.axvline(ceiling / 1e12, color='black', linewidth=0.9, linestyle='--',
                       label='$B_\\mathrm{copy}$ = %.2f TB/s' % (ceiling / 1e12))
-    right.set_ylabel('bandwidth (TB/s)')
-    right.set_title('Effective and raw bandwidth', fontsize=10)
+    right.set_xlabel('bandwidth (TB/s)')
+    right.set_title('Effective and raw bandwidth')
     for ax in (left, right):
-        ax.set_xticks(x)
-        ax.set_xticklabels(labels, fontsize=7)
-        ax.grid(True, axis='y', linewidth=0.3, alpha=0.6)
-        ax.legend(loc='upper left', fontsize=7, frameon=False)
-        ax.set_ylim(0, ax.get_ylim()[1] * 1.25)
+        ax.set_yticks(x)
+        ax.set_yticklabels([label.replace('\n', ' ') for label in labels])
+        ax.grid(True, axis='x', linewidth=0.3, alpha=0.6)
+        plotlib.legend_below(ax)
     return plotlib.finish(fig, data, 'Access patterns, $n = 2^{26}$ floats')
 
 

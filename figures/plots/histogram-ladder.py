@@ -53,7 +53,7 @@ def read(data, records):
 
 def draw(plt, data, what):
     rates, predicted, measured, roof, stream, read_bandwidth = what
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9.6, 4.4), gridspec_kw={'width_ratios': [3, 2]})
+    fig, (left, right) = plt.subplots(2, 1, figsize=(plotlib.WIDTH, 8.6), gridspec_kw={'height_ratios': [5, 4]})
     height = 0.38
     y = list(range(len(RUNGS)))[::-1]
     for offset, (distinct, label, color) in zip((height / 2, -height / 2), INPUTS):
@@ -61,16 +61,16 @@ def draw(plt, data, what):
                   height, color=color, label=label)
     left.set_xscale('log')
     left.set_yticks(y)
-    left.set_yticklabels([label for _, label in RUNGS], fontsize=8)
+    left.set_yticklabels([label for _, label in RUNGS])
     left.axvline(roof / 1e12, color='#2ca02c', linewidth=1.0, label='increment roof $32P/c$')
     left.axvline(stream / 1e12, color='#7f7f7f', linewidth=1.0, linestyle=':',
                  label='read stream, same run')
     if read_bandwidth:
         left.axvline(read_bandwidth / 1e12, color='#d62728', linewidth=1.0, linestyle='--',
                      label='$B_\\mathrm{read}$ (appendix A)')
-    left.set_xlabel('bytes counted per second $n/t$ (TB/s, log scale)')
-    left.set_title('256 MiB of bytes, L2 flushed', fontsize=10)
-    left.legend(loc='upper center', bbox_to_anchor=(0.5, -0.2), ncol=3, fontsize=7, frameon=False)
+    left.set_xlabel('bytes counted per second $n/t$ (TB/s, log)')
+    left.set_title('256 MiB of bytes, L2 flushed')
+    plotlib.legend_below(left, ncol=2)
     left.grid(True, axis='x', linewidth=0.3, alpha=0.6)
     ladder = [rung for rung, _ in RUNGS if predicted[rung, 256] is not None]
     x = list(range(len(ladder)))
@@ -83,10 +83,10 @@ def draw(plt, data, what):
                   width, color=color, label='measured, ' + label)
     right.set_yscale('log')
     right.set_xticks(x)
-    right.set_xticklabels([dict(RUNGS)[r].split()[0] for r in ladder], fontsize=8)
-    right.set_ylabel('time (µs, log scale)')
-    right.set_title('predicted beside measured', fontsize=10)
-    right.legend(loc='upper center', bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=7, frameon=False)
+    right.set_xticklabels([dict(RUNGS)[r].split()[0] for r in ladder])
+    right.set_ylabel('time (µs, log)')
+    right.set_title('predicted beside measured')
+    plotlib.legend_below(right, 0, ncol=1)
     right.grid(True, axis='y', linewidth=0.3, alpha=0.6)
     return plotlib.finish(fig, data, 'The histogram ladder')
 

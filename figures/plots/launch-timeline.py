@@ -47,7 +47,7 @@ def read(data, records):
 
 def draw(plt, data, what):
     rows = what
-    fig, ax = plt.subplots(figsize=(7.0, 2.6))
+    fig, ax = plt.subplots(figsize=(plotlib.WIDTH, 2.6))
     colors = ['#1f77b4', '#2ca02c']
     end_us = 0.0
     for row, ((label, bars), color) in enumerate(zip(rows, colors)):
@@ -57,12 +57,12 @@ def draw(plt, data, what):
         ax.broken_barh(spans, (y - 0.35, 0.7), facecolors=color, edgecolor=color, linewidth=0.6)
         last = max(s + w for s, w in spans)
         end_us = max(end_us, last)
-        ax.text(last, y, '  %d kernels, %.0f µs' % (len(bars), last), va='center', fontsize=8)
+        ax.text(last, y, '  %d kernels, %.0f µs' % (len(bars), last), va='center')
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels([label for label, _ in reversed(rows)])
-    ax.set_xlim(0, end_us * 1.35)
+    ax.set_xlim(0, end_us * 1.75)   # room for the text after the last bar
     ax.set_ylim(-0.6, len(rows) - 0.4)
-    ax.set_xlabel('time after the first kernel starts (µs, GPU global timer)')
+    ax.set_xlabel('time after the first kernel starts\n(µs, GPU global timer)')
     ax.grid(True, axis='x', linewidth=0.3, alpha=0.6)
     return plotlib.finish(fig, data, 'A step of dependent tiny kernels')
 

@@ -55,7 +55,7 @@ def draw(plt, data, what):
     per_thread = sorted({p[1] for p in points})
     markers = ['o', 's', '^', 'D', 'v', 'P']
     colors = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#8c564b', '#e377c2']
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9.6, 4.2))
+    fig, (left, right) = plt.subplots(2, 1, figsize=(plotlib.WIDTH, 8.4))
     q_all = [w * 32 * b for w, b, *_ in points]
     q_lo, q_hi = min(q_all) / 1.5, max(q_all) * 1.5
     grid = [q_lo * (q_hi / q_lo) ** (i / 200) for i in range(201)]
@@ -76,19 +76,19 @@ def draw(plt, data, what):
     left.set_xscale('log', base=2)
     left.set_xlabel('bytes in flight per SM, $q$ (KiB)')
     left.set_ylabel('bandwidth (TB/s)')
-    left.set_title('Little\'s law: $q^* = \\lambda B_\\mathrm{read} / N_\\mathrm{SM}$ dotted', fontsize=10)
+    left.set_title('Little\'s law: $q^* = \\lambda B_\\mathrm{read} / N_\\mathrm{SM}$ dotted')
     right.axhline(ceiling / 1e12, color='#d62728', linewidth=0.8, linestyle='--', label='$B_\\mathrm{read}$')
     right.set_xscale('log', base=2)
     warps = sorted({p[0] for p in points})
     right.set_xticks(warps)
     right.set_xticklabels([str(w) for w in warps])
-    right.set_xlabel('resident warps per SM (64 = full occupancy)')
+    right.set_xlabel('resident warps per SM (64 = full)')
     right.set_ylabel('bandwidth (TB/s)')
-    right.set_title('The same points against occupancy', fontsize=10)
-    for ax, corner in ((left, 'upper left'), (right, 'lower right')):
+    right.set_title('The same points against occupancy')
+    for ax in (left, right):
         ax.set_ylim(0, max(max(p[4] for p in points), ceiling) / 1e12 * 1.1)
         ax.grid(True, linewidth=0.3, alpha=0.6)
-        ax.legend(loc=corner, fontsize=7, frameon=False)
+        ax.legend(loc='lower right', frameon=False)
     return plotlib.finish(fig, data, 'Streaming read')
 
 

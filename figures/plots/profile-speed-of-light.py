@@ -37,7 +37,8 @@ def read(data, records):
 
 
 def draw(plt, data, fractions):
-    fig, axes = plt.subplots(1, len(KERNELS), figsize=(10.4, 3.0), sharey=True)
+    # one kernel a panel, stacked: each panel is the phone's width
+    fig, axes = plt.subplots(len(KERNELS), 1, figsize=(plotlib.WIDTH, 1.75 * len(KERNELS) + 0.6), sharex=True)
     y = list(range(len(UNITS)))[::-1]
     for axis, (_, title), values in zip(axes, KERNELS, fractions):
         largest = max(range(len(values)), key=lambda i: values[i])
@@ -45,12 +46,12 @@ def draw(plt, data, fractions):
         axis.barh(y, [100 * v for v in values], color=colors, height=0.6)
         axis.axvline(100, color='#d62728', linewidth=1.0)
         axis.set_xlim(0, 105)
-        axis.set_title(title, fontsize=9)
-        axis.set_xlabel('% of peak', fontsize=8)
+        axis.set_title(title)
+        
         axis.grid(True, axis='x', linewidth=0.3, alpha=0.6)
-        axis.tick_params(labelsize=8)
-    axes[0].set_yticks(y)
-    axes[0].set_yticklabels([label for _, label in UNITS])
+        axis.set_yticks(y)
+        axis.set_yticklabels([label for _, label in UNITS])
+    axes[-1].set_xlabel('% of peak')
     return plotlib.finish(fig, data, 'Speed of light: each unit against its peak')
 
 

@@ -77,12 +77,12 @@ def draw_sweep(ax, curves, l2_bytes, edges, roofs):
                                   ('read_bandwidth', '$B_\\mathrm{read}$', '-.')):
         if ceiling in roofs:
             ax.axhline(roofs[ceiling] / 1e12, color='#555555', linestyle=style, linewidth=0.8)
-            ax.annotate(label, (0.99, roofs[ceiling] / 1e12), xycoords=('axes fraction', 'data'), fontsize=8,
+            ax.annotate(label, (0.99, roofs[ceiling] / 1e12), xycoords=('axes fraction', 'data'),
                         ha='right', va='bottom')
     if l2_bytes:
         ax.axvline(l2_bytes / MiB, color='#d62728', linewidth=1.2)
         ax.annotate('L2 = %g MiB' % (l2_bytes / MiB), (l2_bytes / MiB * 1.08, 0.97), xycoords=('data', 'axes fraction'),
-                    fontsize=8, color='#d62728', va='top')
+                    color='#d62728', va='top')
     for quantity, color in (('l1_plateau_end_bytes', '#1f77b4'), ('l2_plateau_end_bytes', '#ff7f0e')):
         if quantity in edges:
             ax.axvline(edges[quantity]['median'] / MiB, color=color, linestyle=':', linewidth=1.0)
@@ -90,7 +90,7 @@ def draw_sweep(ax, curves, l2_bytes, edges, roofs):
     ax.set_xlabel('working set $W$ (MiB)')
     ax.set_ylabel('bandwidth (TB/s)')
     ax.grid(True, which='both', linewidth=0.3, alpha=0.6)
-    ax.legend(loc='lower left', fontsize=8, frameon=False)
+    plotlib.legend_below(ax)
 
 
 def draw_reuse(ax, points, roofs):
@@ -105,13 +105,13 @@ def draw_reuse(ax, points, roofs):
         ax.plot(r, arithmetic, '-.', color='#d62728', linewidth=0.9, label='$\\mathcal{W} / F_\\mathrm{fp32}$')
         r_star = 2 * roofs['fp32_fma_rate'] / roofs['read_bandwidth']
         ax.axvline(r_star, color='#d62728', linestyle=':', linewidth=0.9)
-        ax.annotate('$r^* = 2F/B$', (r_star * 1.08, 0.97), xycoords=('data', 'axes fraction'), fontsize=8,
+        ax.annotate('$r^* = 2F/B$', (r_star * 1.08, 0.97), xycoords=('data', 'axes fraction'),
                     color='#d62728', va='top')
     plain_log_axes(ax, [1, 2, 4, 8, 16, 32, 64, 128, 256])
     ax.set_xlabel('reuse $r$ (FMAs per loaded float)')
     ax.set_ylabel('time (µs)')
     ax.grid(True, which='both', linewidth=0.3, alpha=0.6)
-    ax.legend(loc='upper left', fontsize=8, frameon=False)
+    plotlib.legend_below(ax)
 
 
 def read(data, records):
@@ -128,12 +128,12 @@ def read(data, records):
 
 def draw(plt, data, what):
     curves, reuse, l2_bytes, edges, roofs = what
-    fig, axes = plt.subplots(2, 1, figsize=(6.4, 7.2))
+    fig, axes = plt.subplots(2, 1, figsize=(plotlib.WIDTH, 9.0))
     draw_sweep(axes[0], curves, l2_bytes, edges, roofs)
-    axes[0].set_title('Bandwidth of a sweep that stays wherever it fits', fontsize=10)
+    axes[0].set_title('Bandwidth of a sweep that stays\nwherever it fits')
     if reuse:
         draw_reuse(axes[1], reuse, roofs)
-        axes[1].set_title('Time against reuse, %.0f MiB read from DRAM' % (reuse[0][4] / MiB), fontsize=10)
+        axes[1].set_title('Time against reuse,\n%.0f MiB read from DRAM' % (reuse[0][4] / MiB))
     else:
         axes[1].axis('off')
         axes[1].text(0.5, 0.5, 'no reuse/register_reuse results in the record', ha='center', va='center')

@@ -48,21 +48,21 @@ def read(data, records):
 
 def draw(plt, data, what):
     bandwidth, model, counted, copy_bandwidth = what
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9.6, 3.8), gridspec_kw={'width_ratios': [3, 2]})
+    fig, (left, right) = plt.subplots(2, 1, figsize=(plotlib.WIDTH, 7.6))
     labels = [label for _, label in BARS]
     tbps = [b / 1e12 for b in bandwidth]
     colors = ['#1f77b4'] * 5 + ['#7f7f7f'] * 2
     y = list(range(len(labels)))[::-1]
     left.barh(y, tbps, color=colors, height=0.6)
     left.set_yticks(y)
-    left.set_yticklabels(labels, fontsize=8)
+    left.set_yticklabels(labels)
     if copy_bandwidth:
         left.axvline(copy_bandwidth / 1e12, color='#d62728', linewidth=1.0, label='$B_\\mathrm{copy}$')
         left.axvline(0.9 * copy_bandwidth / 1e12, color='#d62728', linewidth=1.0, linestyle='--',
                      label='$0.9\\,B_\\mathrm{copy}$')
-        left.legend(loc='upper right', fontsize=8, frameon=False)
+        plotlib.legend_below(left, ncol=2)
     left.set_xlabel('bandwidth $8RC/t$ (TB/s)')
-    left.set_title('8192 x 8192 floats, L2 flushed', fontsize=10)
+    left.set_title('8192 x 8192 floats, L2 flushed')
     left.grid(True, axis='x', linewidth=0.3, alpha=0.6)
     x = list(range(len(STAGED)))
     width = 0.38
@@ -73,10 +73,10 @@ def draw(plt, data, what):
     shown = [v for v in model + (counted if None not in counted else []) if v and v > 0]
     right.set_ylim(min(shown) / 3, max(shown) * 3)
     right.set_xticks(x)
-    right.set_xticklabels([label for _, label in STAGED], fontsize=8)
+    right.set_xticklabels([label for _, label in STAGED])
     right.set_ylabel('shared-memory wavefronts')
-    right.set_title('wavefronts, predicted and counted', fontsize=10)
-    right.legend(loc='upper right', fontsize=8, frameon=False)
+    right.set_title('wavefronts, predicted and counted')
+    right.legend(loc='upper right', frameon=False)
     right.grid(True, axis='y', linewidth=0.3, alpha=0.6)
     return plotlib.finish(fig, data, 'The transpose ladder')
 

@@ -39,7 +39,7 @@ def read(data, records):
 
 def draw(plt, data, what):
     panels = what
-    fig, axes = plt.subplots(2, 1, figsize=(6.4, 6.4))
+    fig, axes = plt.subplots(2, 1, figsize=(plotlib.WIDTH, 6.8))
     for ax, (label, points) in zip(axes, panels):
         g = [p[0] for p in points]
         us = lambda i: [p[i] * 1e6 for p in points]
@@ -48,13 +48,13 @@ def draw(plt, data, what):
                 label='model: $t_0 + \\lceil G/W \\rceil\\, t_b$', zorder=3)
         ax.vlines(g, low, high, color='#9ecae1', linewidth=0.8, zorder=1)
         ax.plot(g, median, '.', color='#1f77b4', markersize=2.5, label='measured median (bar: min to max)', zorder=2)
-        ax.set_title(label, fontsize=10)
+        ax.set_title(label)
         ax.set_xlabel('grid size $G$ (blocks)')
         ax.set_ylabel('time (µs)')
         ax.set_xlim(0, max(g) * 1.02)
         ax.set_ylim(0, max(max(high), max(predicted)) * 1.08)
         ax.grid(True, linewidth=0.3, alpha=0.6)
-        ax.legend(loc='upper left', fontsize=8, frameon=False)
+        ax.legend(loc='upper left', frameon=False)
     return plotlib.finish(fig, data, 'Time against grid size')
 
 

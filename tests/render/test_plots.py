@@ -3,10 +3,12 @@
 transpose-ladder.py, coalescing-traffic.py, reuse-working-set.py, profile-speed-of-light.py,
 histogram-ladder.py, attention-traffic.py): each draws its SVG from a record
 byte-identically, draws a 'not measured' panel when the record is absent (so the page's link is
-never broken), and exits 2 on a bad record."""
+never broken), and exits 2 on a bad record; every figure is drawn at a phone's width (4 in) with no
+text under 8.5 pt, so that a 390 px screen shows none under 9 px."""
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -50,7 +52,15 @@ class PlotTest:
         self.assertTrue(self.svg('a').startswith(b'<?xml'))
         self.assertEqual(self.svg('a'), self.svg('b'))
         self.assertNotIn(b'<dc:date>', self.svg('a'))
+        self.assert_readable_on_a_phone(self.svg('a').decode())
         return self.svg('a')
+
+    def assert_readable_on_a_phone(self, svg):
+        """4 in (288 pt) wide, and every line of text (a glyph group scale(S -S): 100 S pt) >= 8.5 pt."""
+        self.assertIn('viewBox="0 0 288 ', svg)
+        sizes = [100 * float(v) for v in re.findall(r'<g\b[^>]*\btransform="[^"]*scale\(([0-9.e-]+) -\1\)"', svg)]
+        self.assertTrue(sizes)
+        self.assertGreaterEqual(min(sizes), 8.5 - 1e-9)
 
     def assert_an_error(self, *words):
         """The script exits 2 on the records written, its message naming the record and every word."""

@@ -246,6 +246,15 @@ class RooflineTest(unittest.TestCase):
         self.assertTrue(os.path.exists(os.path.join(out, 'roofline-%s-rungs.svg' % first['id'])))
         self.assertTrue(os.path.exists(os.path.join(out, 'roofline-%s-rungs-levels.svg' % first['id'])))
 
+    def test_the_book_key_takes_one_column_where_two_would_overlap(self):
+        module()
+        drawing = importlib.import_module('roofline_draw')
+        short = [('3.1', [{'number': n, 'chapter': '3.1', 'label': 'v%d' % n} for n in range(1, 9)])]
+        long = [('3.2b', [{'number': n, 'chapter': '3.2b', 'label': 'v5_pingpong register_reuse@536870912'}
+                          for n in range(1, 9)])]
+        self.assertEqual(drawing.key_columns(short), 2)
+        self.assertEqual(drawing.key_columns(long), 1)
+
     def test_unreadable_input_exits_2(self):
         done = run(os.path.join(self.work, 'absent.json'), os.path.join(self.work, 'out'))
         self.assertEqual(done.returncode, 2)
