@@ -195,9 +195,9 @@ DIMENSIONLESS = {
     'model_shared_wavefronts', 'model_store_requests', 'model_store_sectors',
     'model_warp_instructions', 'occupancy', 'passes', 'predicted_blocks_per_sm',
     'predicted_occupancy', 'predicted_warp_instructions', 'profiled_kernels', 'registers',
-    'registers_per_thread', 'resident_warps_per_sm', 'reuse', 'shared_bank_conflicts',
-    'shared_wavefronts', 'sm_count', 'throttled', 'tuned_index', 'warp_instructions', 'warps',
-    'warps_per_sm', 'wave_size', 'waves', 'working_threads',
+    'registers_per_thread', 'resident_warps_per_sm', 'reuse', 'sass_shared_wavefronts',
+    'shared_bank_conflicts', 'shared_wavefronts', 'sm_count', 'throttled', 'tuned_index',
+    'warp_instructions', 'warps', 'warps_per_sm', 'wave_size', 'waves', 'working_threads',
     # Module 4: counts, indices, fractions of a unit's peak, and rates per second of counted events
     # (atomics, instructions: a count per second, printed as a plain number with its words).
     'atomics_per_second', 'degree', 'instructions_per_second', 'issue_active',

@@ -6,6 +6,7 @@
 //   gather          out[i] = in[offset + stride * i], one float per thread: unit stride (1, 0),
 //                   strides 2, 4, 8, 32 (s, 0), misaligned (1, 1)
 //   copy_float4     out[i] = in[i] as 16-byte packs, grid-stride, four loads in flight per thread
+//                   (1, 2 or 8 on request: the sweep that asks whether more in flight helps)
 //   kinetic_aos     e[i] = m v^2 / 2 from an array of 32-byte particles
 //   kinetic_soa     the same from four arrays (vx, vy, vz, mass)
 // Every launcher checks its preconditions and throws std::invalid_argument when one fails.
@@ -37,8 +38,10 @@ struct ParticleArrays {
 // in must hold offset + stride * (n - 1) + 1 floats; stride >= 1, offset >= 0.
 void gather(const float* in, float* out, long long n, long long stride, long long offset,
             cudaStream_t stream);
-// in and out 16-byte aligned; any n (the last n % 4 floats are copied one by one).
-void copy_float4(const float* in, float* out, long long n, cudaStream_t stream);
+// in and out 16-byte aligned; any n (the last n % 4 floats are copied one by one);
+// packs_in_flight 1, 2, 4 or 8.
+void copy_float4(const float* in, float* out, long long n, cudaStream_t stream,
+                 int packs_in_flight = kPacksInFlight);
 void kinetic_aos(const Particle* particles, float* energy, long long n, cudaStream_t stream);
 void kinetic_soa(ParticleArrays particles, float* energy, long long n, cudaStream_t stream);
 

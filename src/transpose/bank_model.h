@@ -5,13 +5,15 @@
 // 32 lanes' byte addresses, and the bank conflicts in Nsight Compute's convention (wavefronts
 // beyond the fewest the request could take). Host-only, so the tests run without a GPU.
 //
-//   kBanks, kBankBytes       32 banks of 4-byte words
-//   bank_of                  bank(a) = floor(a / 4) mod 32
-//   WarpAccess               the lanes' byte addresses, which lanes are active, bytes per lane
-//   wavefronts               per phase of 128/s lanes: the most distinct words any bank is asked
-//   for ideal_wavefronts         the phases that have an active lane: the fewest wavefronts
-//   possible bank_conflicts           wavefronts - ideal_wavefronts RequestCount wavefronts and
-//   conflicts summed over many requests
+// clang-format off
+//   kBanks, kBankBytes   32 banks of 4-byte words
+//   bank_of              bank(a) = floor(a / 4) mod 32
+//   WarpAccess           the lanes' byte addresses, which lanes are active, bytes per lane
+//   wavefronts           per phase of 128/s lanes: the most distinct words any bank is asked for
+//   ideal_wavefronts     the phases that have an active lane: the fewest wavefronts possible
+//   bank_conflicts       wavefronts - ideal_wavefronts
+//   RequestCount         wavefronts and conflicts summed over many requests
+// clang-format on
 
 #include <array>
 #include <cstdint>
