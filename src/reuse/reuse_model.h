@@ -5,14 +5,14 @@
 // its buffer, and what reuse does to the intensity and time of a kernel.
 // Host-only and constexpr, so the chapter's tests check it on a machine without a GPU.
 //
-//   Level, level_holding        the level that serves a sweep of W bytes after its first pass
+//   Level, level_holding        the level that serves a sweep of V bytes after its first pass
 //   slice_begin                 block b's slice [slice_begin(b), slice_begin(b + 1)) of the sweep
 //   sweep_loads_per_thread      float4 loads per thread of one sweep launch
 //   sweep_bytes_loaded          the bytes one sweep launch loads
 //   reuse_flops, reuse_bytes    W = 2 r n and Q = 4 n + 4 T of the reuse kernel
 //   ridge_intensity             I* = F / B
 // clang-format off
-//   ridge_reuse                 r* = 2 F / B: the reuse at which arithmetic takes as long as traffic
+//   ridge_reuse                 r* = 2 F / B: the reuse where arithmetic takes as long as traffic
 //   predicted_time              max(Q / B, W / F)
 // clang-format on
 
@@ -26,8 +26,8 @@ constexpr double kL1BytesPerSm = 256.0 * 1024.0;
 
 enum class Level { l1, l2, dram };
 
-// The level that serves a sweep of W bytes once its first pass has run: the sweep gives each of
-// the N_SM SMs its own W / N_SM bytes, so L1 while that fits one SM's L1, else L2 while W fits the
+// The level that serves a sweep of V bytes once its first pass has run: the sweep gives each of
+// the N_SM SMs its own V / N_SM bytes, so L1 while that fits one SM's L1, else L2 while V fits the
 // L2, else DRAM.
 constexpr Level level_holding(double working_set_bytes, int sm_count, double l1_bytes_per_sm,
                               double l2_bytes) {
