@@ -185,8 +185,9 @@ TEST(Book, AStaleRecordLacksNewCountersAsNotYetMeasured) {
   ASSERT_EQ(stale.status, 0) << stale.printed;
   const std::string alpha = book.outputs()["1-alpha.md"];
   EXPECT_TRUE(contains(alpha, "It needs [not yet measured]{.unmeasured")) << alpha;
-  EXPECT_TRUE(contains(alpha, "predates its chapter's current code and has no quantity "
-                              "'sass_shared_wavefronts'"))
+  EXPECT_TRUE(contains(alpha,
+                       "predates its chapter's current code and has no quantity "
+                       "'sass_shared_wavefronts'"))
       << alpha;
 }
 
