@@ -11,8 +11,11 @@
 //   launch_register_reuse   each of the n floats of x is loaded once and used by `reuse` FMAs
 //                           a <- a / 2 + x in registers; thread i writes the sum of its
 //                           accumulators to sums[i]
+//   launch_register_reuse_bf16  the same on n BF16 values, each widened to float as it is loaded:
+//                           half the bytes for the same elements and the same FMAs
 // sums must hold blocks x kThreads floats.
 
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -31,5 +34,7 @@ void launch_sweep(Caching caching, const float4* data, std::size_t count, int lo
 int reuse_blocks();
 void launch_register_reuse(const float* x, std::size_t n, int reuse, int blocks, float* sums,
                            cudaStream_t stream);
+void launch_register_reuse_bf16(const __nv_bfloat16* x, std::size_t n, int reuse, int blocks,
+                                float* sums, cudaStream_t stream);
 
 }  // namespace reuse
