@@ -216,9 +216,9 @@ DIMENSIONLESS = {
     'model_shared_wavefronts', 'model_store_requests', 'model_store_sectors',
     'model_warp_instructions', 'occupancy', 'passes', 'predicted_blocks_per_sm',
     'predicted_occupancy', 'predicted_warp_instructions', 'profiled_kernels', 'registers',
-    'registers_per_thread', 'resident_warps_per_sm', 'reuse', 'shared_bank_conflicts',
-    'shared_wavefronts', 'sm_count', 'throttled', 'tuned_index', 'warp_instructions', 'warps',
-    'warps_per_sm', 'wave_size', 'waves', 'working_threads',
+    'registers_per_thread', 'resident_warps_per_sm', 'reuse', 'sass_shared_wavefronts',
+    'shared_bank_conflicts', 'shared_wavefronts', 'sm_count', 'throttled', 'tuned_index',
+    'warp_instructions', 'warps', 'warps_per_sm', 'wave_size', 'waves', 'working_threads',
     # 3.1: a sum's error relative to sum|x| (and its model, predicted_error below).
     'measured_error',
     # Module 4: counts, indices, fractions of a unit's peak, and rates per second of counted events

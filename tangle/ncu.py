@@ -51,6 +51,10 @@ SUMS = {
                                'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum': 1}),
     'shared_bank_conflicts': ('', {'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum': 1,
                                    'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum': 1}),
+    # The same wavefronts counted per SASS instruction from the addresses alone: the hardware's
+    # count above also holds wavefronts replayed for reasons other than the addresses (chapter 2.2)
+    'sass_shared_wavefronts': ('', {'smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum': 1,
+                                    'smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum': 1}),
     'warp_instructions': ('', {'smsp__inst_executed.sum': 1}),
     'fp32_flops': ('FLOP', {'smsp__sass_thread_inst_executed_op_ffma_pred_on.sum': 2,
                             'smsp__sass_thread_inst_executed_op_fadd_pred_on.sum': 1,

@@ -7,8 +7,8 @@
 //   Occupancy                    b blocks per SM, and the dynamic shared memory that forces it
 //   occupancy_for                s(b) = a floor(S / (a b)) - s_r, checked against the runtime
 //   launch_block_per_task        G blocks, each one task of c cycles             (tail v1, v2)
-//   launch_persistent            W blocks looping over `tasks` tasks of c cycles (tail v3)
-//   launch_sized_grid            W blocks sharing T cycles as evenly as possible (tail v4)
+//   launch_persistent            S_wave blocks looping over `tasks` tasks of c cycles (tail v3)
+//   launch_sized_grid            S_wave blocks sharing T cycles as evenly as possible (tail v4)
 //   launch_block_read            G blocks, each summing a slice of memory (a real staircase)
 //   launch_empty                 one empty block: the launch's own cost t_0
 // Every launcher records, for each task (or block), the cycles it spun in `spun` and adds one to

@@ -94,7 +94,8 @@ void bm_staircase(benchmark::State& state, int blocks_per_sm) {
 }
 
 // The landmarks of the staircase, keyed by the wave rather than by G so that the keys mean the
-// same on every GPU: full_b<b>@k is G = k W, over_b<b>@k is G = k W + 1, one_block_b1@0 is G = 1.
+// same on every GPU: full_b<b>@k is G = k S_wave, over_b<b>@k is G = k S_wave + 1, and
+// one_block_b1@0 is G = 1.
 void bm_landmark(benchmark::State& state, int blocks_per_sm, int over) {
   const waves::Occupancy occupancy = waves::occupancy_for(blocks_per_sm);
   const std::int64_t k = state.range(0);

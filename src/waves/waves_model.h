@@ -4,35 +4,35 @@
 // Chapter 1.2's model, written before any kernel: waves, the tail, and the time they predict.
 // Host-only and constexpr, so the chapter's tests check it on a machine without a GPU.
 //
-//   wave_size            W = b N_SM: the blocks the whole chip holds at once
-//   wave_count           r = ceil(G / W)
-//   wave_efficiency      eta = G / (r W)
-//   tail_time            (r - G/W) t_b: the time the last wave's idle slots cost
+//   wave_size            S_wave = b N_SM: the blocks the whole chip holds at once
+//   wave_count           r = ceil(G / S_wave)
+//   wave_efficiency      eta = G / (r S_wave)
+//   tail_time            (r - G/S_wave) t_b: the time the last wave's idle slots cost
 //   predicted_time       t_0 + r t_b
 //   block_seconds        t_b = c / f_SM for a block that spins c cycles
-//   sized_grid_share     the cycles block i of a sized grid spins, when T cycles are split W ways
+//   sized_grid_share     the cycles block i of a sized grid spins, T cycles split S_wave ways
 
 #include <cstdint>
 
 namespace waves::model {
 
-// W = b N_SM.
+// S_wave = b N_SM.
 constexpr std::int64_t wave_size(int sm_count, int blocks_per_sm) {
   return static_cast<std::int64_t>(sm_count) * blocks_per_sm;
 }
 
-// r = ceil(G / W): the rounds of blocks a grid of G needs (0 for an empty grid).
+// r = ceil(G / S_wave): the rounds of blocks a grid of G needs (0 for an empty grid).
 constexpr std::int64_t wave_count(std::int64_t grid, std::int64_t wave) {
   return (grid + wave - 1) / wave;
 }
 
-// eta = G / (r W): the fraction of the chip's block slots the grid keeps busy.
+// eta = G / (r S_wave): the fraction of the chip's block slots the grid keeps busy.
 constexpr double wave_efficiency(std::int64_t grid, std::int64_t wave) {
   const std::int64_t rounds = wave_count(grid, wave);
   return rounds == 0 ? 0.0 : static_cast<double>(grid) / static_cast<double>(rounds * wave);
 }
 
-// (r - G/W) t_b: what the idle slots of the last wave cost, against a perfect spread.
+// (r - G/S_wave) t_b: what the idle slots of the last wave cost, against a perfect spread.
 constexpr double tail_time(std::int64_t grid, std::int64_t wave, double block_seconds) {
   return (static_cast<double>(wave_count(grid, wave)) -
           static_cast<double>(grid) / static_cast<double>(wave)) * block_seconds;
@@ -49,8 +49,8 @@ constexpr double block_seconds(std::int64_t cycles, double sm_clock_hz) {
   return static_cast<double>(cycles) / sm_clock_hz;
 }
 
-// T cycles of work split over W blocks as evenly as whole cycles allow: the first T mod W blocks
-// take one cycle more. Block i's share.
+// T cycles of work split over S_wave blocks as evenly as whole cycles allow: the first
+// T mod S_wave blocks take one cycle more. Block i's share.
 constexpr std::int64_t sized_grid_share(std::int64_t total_cycles, std::int64_t blocks,
                                         std::int64_t block) {
   return total_cycles / blocks + (block < total_cycles % blocks ? 1 : 0);

@@ -52,7 +52,7 @@ TEST(WavesModel, EfficiencyAndTail) {
 }
 
 TEST(WavesModel, RemediesOfTheMeasuredGrid) {
-  // The tail experiment: G = W + ceil(W / 10) blocks of c cycles on W = 132 slots.
+  // The tail experiment: G = S_wave + ceil(S_wave / 10) blocks of c cycles on S_wave = 132 slots.
   const std::int64_t w = 132, g = w + (w + 9) / 10;  // 146
   EXPECT_EQ(wave_count(g, w), 2);      // one block per task: two full rounds
   EXPECT_EQ(wave_count(4 * g, w), 5);  // four pieces a task: five rounds of c/4

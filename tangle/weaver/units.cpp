@@ -103,6 +103,7 @@ const std::set<std::string>& dimensionless_names() {
       "registers_per_thread",
       "resident_warps_per_sm",
       "reuse",
+      "sass_shared_wavefronts",
       "shared_bank_conflicts",
       "shared_wavefronts",
       "sm_count",

@@ -79,6 +79,17 @@ class ParseProbe(unittest.TestCase):
         self.assertEqual(counters_of('smem_conflict')['shared_wavefronts'], 65536)
         self.assertEqual(counters_of('fma_loop')['fp32_flops'], 2 * 553648128)
 
+    def test_sass_wavefronts_sum_loads_and_stores(self):
+        # E2 of the review of modules 1-2 (H200, ncu 2025.3.1): v3's padded transpose of 8192^2,
+        # 2,097,152 wavefronts a direction by the SASS counters, the hardware's count 185,778 above
+        ld = 'smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum'
+        st = 'smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum'
+        kernel = {'id': 0, 'name': 'v3_padded', 'metrics': {ld: 2097152, st: 2097152}}
+        counters = ncu.combine([kernel], [ld, st], 'sass.csv')
+        self.assertEqual(counters['sass_shared_wavefronts'], {'median': 4194304, 'min': 4194304,
+                                                              'max': 4194304, 'n': 1, 'unit': ''})
+        self.assertNotIn('shared_wavefronts', counters)  # its hardware metrics were not asked for
+
     def test_kernels_of_one_iteration_are_combined(self):
         kernels = kernels_of()
         both = ncu.combine(kernels, PROBE_METRICS, 'probe.csv')

@@ -4,7 +4,9 @@ transpose-ladder.py, coalescing-traffic.py, reuse-working-set.py, profile-speed-
 histogram-ladder.py, attention-traffic.py): each draws its SVG from a record
 byte-identically, draws a 'not measured' panel when the record is absent (so the page's link is
 never broken), and exits 2 on a bad record; every figure is drawn at a phone's width (4 in) with no
-text under 8.5 pt, so that a 390 px screen shows none under 9 px."""
+text under 8.5 pt, so that a 390 px screen shows none under 9 px. The model diagrams
+(coalescing-sectors.py, banks-layouts.py) read no record: they draw byte-identically, and their
+counts are the models'.
 import json
 import math
 import os
@@ -403,6 +405,56 @@ class AttentionTest(PlotTest, unittest.TestCase):
         del record['results']['attention/v2_flash@1x4x8192x128x0']['bytes']
         self.write(record)
         self.assert_an_error('8192')
+
+def load_script(name):
+    """A figure script as a module, so that its model functions can be checked."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name.replace('-', '_')[:-3], os.path.join(PLOTS, name))
+    module = importlib.util.module_from_spec(spec)
+    sys.dont_write_bytecode = True
+    spec.loader.exec_module(module)
+    return module
+
+
+class ModelDiagram(PlotTest):
+    """A diagram drawn from a chapter's model: no record is read, and none is needed."""
+
+    def test_draws_byte_identically_without_a_record(self):
+        self.assertIn(b'<svg', self.assert_draws_byte_identically())
+
+    def test_without_a_record_says_not_measured(self):  # PlotTest's rule, which a model diagram breaks
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertNotIn(b'not measured', self.svg('a'))
+
+    def test_a_wrong_command_line_is_refused(self):
+        done = subprocess.run([sys.executable, os.path.join(PLOTS, self.SCRIPT)],
+                              capture_output=True, text=True)
+        self.assertEqual(done.returncode, 2)
+        self.assertIn('RECORDS_DIR OUT_DIR', done.stderr)
+
+
+class SectorsTest(ModelDiagram, unittest.TestCase):
+    SCRIPT, RECORD, SVG = 'coalescing-sectors.py', '2.1.json', 'coalescing-sectors.svg'
+
+    def test_the_counts_are_chapter_2_1s(self):
+        # (sectors, lines) of coalescing_model_test.cpp's warp_touch cases
+        touch = load_script(self.SCRIPT).touch
+        counts = {(s, o): tuple(len(x) for x in touch(s, o)) for s, o in
+                  [(1, 0), (1, 1), (2, 0), (8, 0), (32, 0)]}
+        self.assertEqual(counts, {(1, 0): (4, 1), (1, 1): (5, 2), (2, 0): (8, 2), (8, 0): (32, 8),
+                                  (32, 0): (32, 32)})
+
+
+class BanksTest(ModelDiagram, unittest.TestCase):
+    SCRIPT, RECORD, SVG = 'banks-layouts.py', '2.2.json', 'banks-layouts.svg'
+
+    def test_the_wavefronts_are_chapter_2_2s(self):
+        # transpose_model_test.cpp: 32 for the plain tile's column read, 1 for the other three
+        banks = load_script(self.SCRIPT)
+        self.assertEqual([banks.wavefronts(index, rows) for _, index, rows, _ in banks.LAYOUTS],
+                         [32, 1, 1, 1])
+
 
 if __name__ == '__main__':
     unittest.main()

@@ -176,6 +176,27 @@ TEST(Book, AStaleRecordLacksNewResultsAndCeilingsAsNotYetMeasured) {
   EXPECT_TRUE(contains(alpha, "v1 has a new counter [not yet measured]{.unmeasured")) << alpha;
 }
 
+TEST(Book, AStaleRecordLacksNewCountersAsNotYetMeasured) {
+  FixtureBook book;
+  book.replace("chapters/1-alpha.md", "The syntax itself",
+               "It needs [alpha/v1_naive@2^20 : sass_shared_wavefronts]{.m} wavefronts.\n\n"
+               "The syntax itself");
+  // A counter added to the metric set after the record: while the code is unchanged, an error...
+  auto fresh = book.weave();
+  EXPECT_EQ(fresh.status, 2);
+  EXPECT_TRUE(contains(fresh.printed, "has no quantity 'sass_shared_wavefronts'")) << fresh.printed;
+  // ...and once the chapter's code has changed, the next make measure records it.
+  book.write("src/alpha/alpha.cu", "// changed\n");
+  auto stale = book.weave();
+  ASSERT_EQ(stale.status, 0) << stale.printed;
+  const std::string alpha = book.outputs()["1-alpha.md"];
+  EXPECT_TRUE(contains(alpha, "It needs [not yet measured]{.unmeasured")) << alpha;
+  EXPECT_TRUE(contains(alpha,
+                       "predates its chapter's current code and has no quantity "
+                       "'sass_shared_wavefronts'"))
+      << alpha;
+}
+
 TEST(Book, StrictFailsOnStaleBrokenAndUnmeasured) {
   FixtureBook book;
   book.write("src/alpha/alpha.cu", "// changed\n");
