@@ -2,7 +2,8 @@
 #line 625 "chapters/3.2b-hopper.md"
 // hopper_common.cuh: what the rungs share: the K tile, the raster, the tensor maps, the
 // precondition checks, GELU, and the epilogue of one warpgroup's accumulators (stored from
-// registers, or staged in shared memory for TMA stores).
+// registers, or staged in shared memory for TMA stores); and, from v2 on, the ring of stages,
+// its producer and the consumers' K loop (the second part, with v2).
 #pragma once
 #include <cuda.h>  // CUtensorMap and its enums: types only, nothing from libcuda is linked
 #include <cuda_bf16.h>
@@ -160,6 +161,106 @@ __device__ __forceinline__ void stage_half(const float (&d)[128], uint8_t* stagi
                    : "memory");
     }
   }
+}
+
+}  // namespace hopper
+#line 1102 "chapters/3.2b-hopper.md"
+
+namespace hopper {
+
+// The ring between a producer and its consumers, v2 on: kStages stages of kStageBytes (one K
+// tile's boxes of A and B each), and per stage a `full` barrier (one arrival, the producer's
+// expect_tx, then the copy engine's bytes) and an `empty` one (an arrival from each consumer
+// warp that read the stage). A block numbers its K tiles `it` over all of its output tiles:
+// tile `it` uses stage it % kStages in phase it / kStages, whose parity mbar_wait asks for.
+template <int kStages, int kStageBytes>
+struct Ring {
+  uint8_t* data;       // the stages, 1024-byte aligned
+  uint64_t* barriers;  // full[0 .. kStages - 1], then empty[0 .. kStages - 1]
+
+  __device__ static int stage(int it) { return it % kStages; }
+  __device__ static uint32_t parity(int it) { return (it / kStages) & 1; }
+  __device__ uint8_t* at(int it) const { return data + stage(it) * kStageBytes; }
+  __device__ uint64_t* full(int it) const { return barriers + stage(it); }
+  __device__ uint64_t* empty(int it) const { return barriers + kStages + stage(it); }
+
+  // By thread 0, before the block's first __syncthreads.
+  __device__ void init(uint32_t consumer_warps) const {
+    for (int s = 0; s < kStages; ++s) {
+      ptx::mbar_init(barriers + s, 1);
+      ptx::mbar_init(barriers + kStages + s, consumer_warps);
+    }
+    ptx::mbar_fence_init();
+  }
+  // The producer, before loading K tile `it`: wait until the consumers have released the tile
+  // the stage held before (it - kStages, one phase earlier), then announce the bytes to come.
+  __device__ uint8_t* acquire(int it) const {
+    if (it >= kStages) ptx::mbar_wait(empty(it), parity(it) ^ 1);
+    ptx::mbar_arrive_expect_tx(full(it), kStageBytes);
+    return at(it);
+  }
+  // A consumer: wait until every byte of K tile `it` has landed.
+  __device__ const uint8_t* wait(int it) const {
+    ptx::mbar_wait(full(it), parity(it));
+    return at(it);
+  }
+  // Lane 0 of a consumer warp, once the warp's products have read K tile `it`.
+  __device__ void release(int it) const { ptx::mbar_arrive(empty(it)); }
+};
+
+// The producer's one thread: for each of the block's output tiles first, first + step, ...
+// (placed by the raster), each K tile into the next stage of the ring, A's kBM x 64 box and
+// then B's kBN / 64 panels of 64 x 64. `it` runs on across the tiles.
+template <int kBM, int kBN, class R>
+__device__ __forceinline__ void produce(const R& ring, const CUtensorMap* a_map,
+                                        const CUtensorMap* b_map, int M, int N, int K, int first,
+                                        int step) {
+  constexpr int kABytes = kBM * kBK * 2, kBPanelBytes = kBK * 64 * 2;
+  const int blocks_m = ceil_div(M, kBM), blocks_n = ceil_div(N, kBN), k_tiles = ceil_div(K, kBK);
+  int it = 0;
+  for (int tile = first; tile < blocks_m * blocks_n; tile += step) {
+    int bm, bn;
+    raster(tile, blocks_m, blocks_n, bm, bn);
+    for (int t = 0; t < k_tiles; ++t, ++it) {
+      uint8_t* a = ring.acquire(it);
+      ptx::tma_load_2d(a, a_map, ring.full(it), t * kBK, bm * kBM);
+#pragma unroll
+      for (int p = 0; p < kBN / 64; ++p) {
+        ptx::tma_load_2d(a + kABytes + p * kBPanelBytes, b_map, ring.full(it), bn * kBN + 64 * p,
+                         t * kBK);
+      }
+    }
+  }
+}
+
+// One consumer warpgroup's K loop over one output tile of kBM x 256 (its 64 rows from row
+// 64 consumer): from K tile `it` on, each tile's four wgmma, one batch left in flight, and the
+// stage of the tile before released once wait_group says its products have read it; the tile's
+// last stage after the final wait. `it` comes back advanced by k_tiles.
+template <int kBM, class R>
+__device__ __forceinline__ void consume_tile(const R& ring, int& it, int k_tiles, int consumer,
+                                             float (&d)[128]) {
+  constexpr int kABytes = kBM * kBK * 2, kBPanelBytes = kBK * 64 * 2;
+  const bool leader = threadIdx.x % 32 == 0;
+#pragma unroll
+  for (int i = 0; i < 128; ++i) d[i] = 0.0f;
+  for (int t = 0; t < k_tiles; ++t, ++it) {
+    const uint8_t* stage = ring.wait(it);
+    const uint8_t* a = stage + consumer * 64 * kSwizzleBytes;
+    const uint8_t* b = stage + kABytes;
+    ptx::wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kBK / 16; ++kk) {
+      ptx::wgmma_m64n256k16(d, a_descriptor(a, kk), b_descriptor(b, kk, kBPanelBytes));
+    }
+    ptx::wgmma_commit();
+    ptx::wgmma_wait<1>();
+    ptx::fence_registers(d);
+    if (t > 0 && leader) ring.release(it - 1);
+  }
+  ptx::wgmma_wait<0>();
+  ptx::fence_registers(d);
+  if (leader) ring.release(it - 1);
 }
 
 }  // namespace hopper
