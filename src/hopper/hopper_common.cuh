@@ -164,7 +164,7 @@ __device__ __forceinline__ void stage_half(const float (&d)[128], uint8_t* stagi
 }
 
 }  // namespace hopper
-#line 1157 "chapters/3.2b-hopper.md"
+#line 1159 "chapters/3.2b-hopper.md"
 
 namespace hopper {
 
