@@ -125,6 +125,16 @@ TermValue Scope::lookup(const Term& term) const {
       out.value.not_run = true;
       return out;
     }
+    if (q == quantities.end() && holder->stale) {
+      // Its chapter's code (a benchmark's counter, the profile: list) or the metric set changed
+      // since: the next make measure records it, as it does a result the record lacks.
+      out.value = {Value::State::unmeasured,
+                   0,
+                   {},
+                   holder->file + " predates its chapter's current code and has no quantity '" +
+                       term.quantity + "' for '" + term.key + "'"};
+      return out;
+    }
     if (q == quantities.end()) {
       // Hardware counters (dram_bytes, stall_*, ...) exist only for the results make measure
       // profiled.
