@@ -140,9 +140,11 @@ def badges(ax, points, colours, size=8.5):
     for p, colour, anchor, spot in zip(points, colours, anchors, spots(anchors, gap, ax.bbox.extents)):
         x, y = ax.transData.inverted().transform(spot)
         if spot != anchor:
-            ax.plot([p['intensity'], x], [p['rate'], y], '-', color=colour, linewidth=0.6, alpha=0.8)
-            ax.plot([p['intensity']], [p['rate']], 'o', color=colour, markersize=3.2, zorder=4,
-                    markerfacecolor=colour if p['counted'] else 'white', markeredgewidth=1)
+            # The point's x is the datum on a log axis: the point itself is drawn where it is, large
+            # enough to see, and only its number moves, joined to it by a line that can be followed.
+            ax.plot([p['intensity'], x], [p['rate'], y], '-', color=colour, linewidth=1.0, alpha=0.9)
+            ax.plot([p['intensity']], [p['rate']], 'o', color=colour, markersize=5.5, zorder=4,
+                    markerfacecolor=colour if p['counted'] else 'white', markeredgewidth=1.2)
         ax.text(x, y, str(p['number']), ha='center', va='center', fontsize=size, fontweight='bold',
                 color='white' if p['counted'] else colour, zorder=5,
                 bbox=dict(boxstyle='circle,pad=0.22', facecolor=colour if p['counted'] else 'white',

@@ -226,6 +226,7 @@ DIMENSIONLESS = {
     'atomics_per_second', 'degree', 'instructions_per_second', 'issue_active',
     'model_atomic_wavefronts', 'model_pipe_wavefronts', 'model_requests', 'model_sectors',
     'model_wavefronts', 'model_wavefronts_lanes', 'predicted_binding', 'predicted_error',
+    'shared_atomic_wavefronts', 'shared_atomic_bank_conflicts', 'l2_atomic_sectors',
     # Appendix A's harness: its sampling, the clock's window and NVML's state (bit masks, flags,
     # and plain numbers whose unit their name gives: watts, degrees Celsius).
     'samples', 'converged', 'throttled_samples', 'held', 'clock_in_window', 'nvml',

@@ -55,6 +55,11 @@ SUMS = {
     # count above also holds wavefronts replayed for reasons other than the addresses (chapter 2.2)
     'sass_shared_wavefronts': ('', {'smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum': 1,
                                     'smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum': 1}),
+    # Chapter 4.4: the atomics, which the two above leave out (shared ones) or fold into l2_bytes.
+    'shared_atomic_wavefronts': ('', {'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum': 1}),
+    'shared_atomic_bank_conflicts': ('', {'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum': 1}),
+    'l2_atomic_sectors': ('', {'lts__t_sectors_srcunit_tex_op_atom.sum': 1,
+                               'lts__t_sectors_srcunit_tex_op_red.sum': 1}),
     'warp_instructions': ('', {'smsp__inst_executed.sum': 1}),
     'fp32_flops': ('FLOP', {'smsp__sass_thread_inst_executed_op_ffma_pred_on.sum': 2,
                             'smsp__sass_thread_inst_executed_op_fadd_pred_on.sum': 1,
@@ -76,6 +81,7 @@ MEANS = {
     'sol_dram': ('', 'dram__throughput.avg.pct_of_peak_sustained_elapsed'),
     'sol_l2': ('', 'lts__throughput.avg.pct_of_peak_sustained_elapsed'),
     'sol_l1': ('', 'l1tex__throughput.avg.pct_of_peak_sustained_active'),
+    'sol_shared': ('', 'l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_elapsed'),
     'pipe_tensor': ('', 'sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active'),
     'pipe_fma': ('', 'sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active'),
     'pipe_alu': ('', 'sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active'),

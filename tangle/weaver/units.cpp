@@ -130,6 +130,9 @@ const std::set<std::string>& dimensionless_names() {
       "model_wavefronts_lanes",
       "predicted_binding",
       "predicted_error",
+      "shared_atomic_wavefronts",
+      "shared_atomic_bank_conflicts",
+      "l2_atomic_sectors",
       // Appendix A's harness: its sampling, the clock's window and NVML's state (bit masks,
       // flags, and plain numbers whose unit their name gives: watts, degrees Celsius).
       "samples",

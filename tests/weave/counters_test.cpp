@@ -76,5 +76,19 @@ TEST(Counters, AMissingCounterIsAnErrorAtItsLine) {
       << run.printed;
 }
 
+TEST(Counters, AMissingCounterOfAStaleRecordIsNotYetMeasured) {
+  FixtureBook book;
+  add_counters(book);
+  book.replace(alpha, "An opening paragraph before the box.",
+               "Counted: [alpha/v1_naive@2^20 : shared_atomic_wavefronts]{.m}.");
+  book.write("src/alpha/alpha.cu", "// changed\n");  // the record predates the code: stale
+  auto run = book.weave();
+  ASSERT_EQ(run.status, 0) << run.printed;
+  const std::string woven = book.outputs()["1-alpha.md"];
+  EXPECT_NE(woven.find("Counted: [not yet measured]{.unmeasured"), std::string::npos) << woven;
+  EXPECT_NE(woven.find("has no quantity 'shared_atomic_wavefronts'"), std::string::npos) << woven;
+  EXPECT_EQ(book.weave(true).status, 2);  // a strict build still refuses it
+}
+
 }  // namespace
 }  // namespace weave
