@@ -139,6 +139,7 @@ const std::set<std::string>& dimensionless_names() {
       "converged",
       "throttled_samples",
       "held",
+      "hold_timeouts",
       "clock_in_window",
       "nvml",
       "clock_events_start",
