@@ -46,6 +46,12 @@ ClockWindow::ClockWindow() {
   CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&host_), bytes, cudaHostAllocMapped));
   for (int i = 0; i < 2 * slots_; ++i) host_[i] = ClockStamp{0, 0, 0, 0};
   CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_), host_, 0));
+  // Load the stamp kernel now, outside any sample. CUDA loads a module lazily, at its kernel's
+  // first launch, and waits for the device to do it; the first stamp of a sample comes just after
+  // the hold, so loading it there waited for the spinning hold until the hold timed out.
+  stamp_every_sm<<<1, 32>>>(device_, slots_, 0);  // window 0 is never a sample's
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 ClockWindow::~ClockWindow() { cudaFreeHost(host_); }
