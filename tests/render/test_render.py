@@ -180,8 +180,9 @@ class RenderTest(Workspace):
         page = self.read('3.1-reduction.html')
         tables = page.count('<table')
         self.assertGreater(tables, 0)
-        self.assertEqual(len(re.findall(r'<div class="table-scroll">\s*<table', page)), tables,
-                         'every table in a frame of its own that scrolls sideways')
+        self.assertEqual(len(re.findall(r'<div class="table-scroll" tabindex="0" role="region" aria-label="[^"]+">\s*<table',
+                                        page)), tables,
+                         'every table in a frame of its own that scrolls sideways, and takes the focus')
         self.assertRegex(page, r'<nav id="toc"[^>]*>\s*<details class="toc-fold">\s*<summary>Contents</summary>')
         self.assertNotRegex(page, r'<details class="toc-fold"[^>]* open', 'folded unless opened (book.js, wide screens)')
 
