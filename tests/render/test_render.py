@@ -366,7 +366,8 @@ class ReaderTest(Workspace):
         ids = re.findall(r'\bid="([^"]+)"', page)
         self.assertEqual(len(ids), len(set(ids)), 'ids are unique')
         self.assertIn('href="#A-bench--the-timer"', page, 'links between chapters stay inside the page')
-        self.assertIn('<details class="apparatus" open>', page)
+        self.assertIn('<details class="apparatus">', page)
+        self.assertNotIn('<details class="apparatus" open>', page, 'the apparatus prints folded, as its summary')
         self.assertNotIn('href="3.1-reduction.html', page)
 
     def test_front_page(self):
