@@ -307,10 +307,13 @@ local function unlink(el)
 end
 
 
--- A table in a frame that scrolls sideways on its own (the page itself never does).
+-- A table in a frame that scrolls sideways on its own (the page itself never does); the frame
+-- takes the keyboard's focus (a named region), so a reader without a mouse can scroll it too.
 function Table(table)
   if not is_html then return nil end
-  return pandoc.Div({ table }, pandoc.Attr('', { 'table-scroll' }))
+  return pandoc.Div({ table }, pandoc.Attr('', { 'table-scroll' },
+    { { 'tabindex', '0' }, { 'role', 'region' },   -- pairs, in this order (a Lua table has none)
+      { 'aria-label', 'Table (scrolls sideways where it is wider than the text)' } }))
 end
 
 -- The template prints the chapter's title; drop the chapter's own copy of it if it opens the text.
