@@ -6,9 +6,9 @@
 reads RECORDS_DIR/1.4.json (a record written by make measure) and writes OUT_DIR/launch-timeline-pdl.svg:
 two rows on one GPU-clock axis in microseconds, launch/timeline_graph@50 (the plain graph) and
 launch/timeline_graph_pdl@50 (the graph with PDL). Each kernel is a bar from its counter kNN_start to
-kNN_end (seconds after the first kernel's start); in the PDL row a thin line before each bar runs from
-kNN_resident, when the kernel's first block was already on an SM, to its start, the time it waited
-for its predecessor. A record made before the chapter had the PDL timeline draws a panel that says so.
+kNN_end (seconds after the first kernel's start); in the PDL row a thin line before each bar is
+kNN_wait_time long, the time the kernel's first block was already on an SM, waiting for its
+predecessor. A record made before the chapter had the PDL timeline draws a panel that says so.
 Exit status 2: the record is unreadable or a timeline lacks a stamp (the message says which). Without
 the record, a panel says it is not measured; figures/plotlib.py, the half every figure script shares,
 says how (byte-identical SVG)."""
@@ -46,7 +46,7 @@ def read(data, records):
     if GRAPH not in results:
         raise ValueError('%s without %s' % (PDL, GRAPH))
     return (stamps(results[GRAPH], GRAPH, ['start', 'end']),
-            stamps(results[PDL], PDL, ['start', 'end', 'resident']))
+            stamps(results[PDL], PDL, ['start', 'end', 'wait_time']))
 
 
 def draw(plt, data, what):
@@ -66,10 +66,11 @@ def draw(plt, data, what):
         # An outline of the bar's own colour keeps a sub-microsecond kernel visible at this scale.
         ax.broken_barh(spans, (y - 0.3, 0.6), facecolors=color, edgecolor=color, linewidth=0.6)
         for k in kernels:
-            if 'resident' in k and k['resident'] < k['start']:
-                ax.plot([k['resident'] * 1e6, k['start'] * 1e6], [y + 0.38, y + 0.38], color=color,
+            if k.get('wait_time', 0) > 0:
+                resident = k['start'] - k['wait_time']
+                ax.plot([resident * 1e6, k['start'] * 1e6], [y + 0.38, y + 0.38], color=color,
                         linewidth=0.8, alpha=0.7)
-                begin_us = min(begin_us, k['resident'] * 1e6)
+                begin_us = min(begin_us, resident * 1e6)
         last = max(s + w for s, w in spans)
         end_us = max(end_us, last)
         ax.text(last, y, '  %d kernels, %.0f µs' % (len(kernels), last), va='center', fontsize=8)

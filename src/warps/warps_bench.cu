@@ -52,11 +52,12 @@ void set_counters(benchmark::State& state, std::int64_t threads, std::int64_t wo
   state.counters["working_threads"] = static_cast<double>(working_threads);
   state.counters["iters"] = iters;
   state.counters["warps"] = static_cast<double>(warps::model::warps_for(threads));
-  // The blocks, and the most that the block scheduler can give one SM when it spreads them evenly
-  // (a launch of at most one wave): the busiest SM sets the time of a launch that short.
+  // The blocks, and in blocks_per_sm the most that the block scheduler gives one SM when it
+  // spreads them evenly (a launch of at most one wave): the busiest SM sets the time of a launch
+  // that short.
   const std::int64_t blocks = (threads + warps::kThreadsPerBlock - 1) / warps::kThreadsPerBlock;
   state.counters["blocks"] = static_cast<double>(blocks);
-  state.counters["blocks_busiest_sm"] =
+  state.counters["blocks_per_sm"] =
       static_cast<double>((blocks + device().sm_count - 1) / device().sm_count);
   state.counters["predicted_warp_instructions"] = static_cast<double>(warp_instructions);
   state.counters["predicted_time"] =

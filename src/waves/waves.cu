@@ -58,7 +58,8 @@ Occupancy occupancy_for(int blocks_per_sm) {
   allow_shared(block_per_task, occupancy.shared_bytes);
   allow_shared(persistent, occupancy.shared_bytes);
   allow_shared(sized_grid, occupancy.shared_bytes);
-  allow_shared(block_read, occupancy.shared_bytes);
+  // block_read's static shared memory counts against the per-block limit too.
+  allow_shared(block_read, occupancy.shared_bytes - kBlockReadStaticShared);
   int reported = 0, reported_read = 0;
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&reported, block_per_task, kThreads,
                                                            occupancy.shared_bytes));

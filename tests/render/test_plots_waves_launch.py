@@ -56,7 +56,7 @@ def pdl_record():
             quantities['k%02d_start' % k] = one(start, 's')
             quantities['k%02d_end' % k] = one(start + 0.6e-6, 's')
             if wait:
-                quantities['k%02d_resident' % k] = one(start - wait, 's')
+                quantities['k%02d_wait_time' % k] = one(wait, 's')
         results[key] = quantities
     return {'gpu': 'NVIDIA H200', 'date': '2026-12-01T15:40:00Z', 'results': results}
 
@@ -74,9 +74,9 @@ class PdlTimelineTest(PlotTest, unittest.TestCase):
         self.write(record)
         self.assertIn(b'predates the PDL timeline', self.assert_draws_byte_identically())
 
-    def test_a_kernel_without_its_residence_is_an_error(self):
+    def test_a_kernel_without_its_wait_is_an_error(self):
         record = pdl_record()
-        del record['results']['launch/timeline_graph_pdl@50']['k07_resident']
+        del record['results']['launch/timeline_graph_pdl@50']['k07_wait_time']
         self.write(record)
         self.assert_an_error('kernel 7')
 
