@@ -6,7 +6,7 @@ byte-identically, draws a 'not measured' panel when the record is absent (so the
 never broken), and exits 2 on a bad record; every figure is drawn at a phone's width (4 in) with no
 text under 8.5 pt, so that a 390 px screen shows none under 9 px. The model diagrams
 (coalescing-sectors.py, banks-layouts.py) read no record: they draw byte-identically, and their
-counts are the models'.
+counts are the models'."""
 import json
 import math
 import os
