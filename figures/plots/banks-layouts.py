@@ -75,7 +75,7 @@ def wavefronts(index, rows):
 
 
 def draw(plt):
-    fig, axes = plt.subplots(len(LAYOUTS), 2, figsize=(6.4, 2.3 * len(LAYOUTS)),
+    fig, axes = plt.subplots(len(LAYOUTS), 2, figsize=(plotlib.WIDTH, 2.0 * len(LAYOUTS)),
                              gridspec_kw={'width_ratios': [1.2, 1]})
     colours = plt.get_cmap('hsv', BANKS)
     for (title, index, rows, cols), (tile_ax, bar_ax) in zip(LAYOUTS, axes):
@@ -86,9 +86,9 @@ def draw(plt):
                                             edgecolor='black', linewidth=1.2))
         tile_ax.set_xticks([0, cols - 1])
         tile_ax.set_yticks([0, rows - 1])
-        tile_ax.tick_params(labelsize=11)
-        tile_ax.set_xlabel('column', fontsize=11, labelpad=0)
-        tile_ax.set_ylabel('row', fontsize=11, labelpad=0)
+        tile_ax.tick_params(labelsize=plotlib.MIN_POINTS)
+        tile_ax.set_xlabel('column', fontsize=plotlib.MIN_POINTS, labelpad=0)
+        tile_ax.set_ylabel('row', fontsize=plotlib.MIN_POINTS, labelpad=0)
         counts = words_per_bank(index, column_read(rows))
         bar_ax.bar(range(BANKS), counts, color=[colours(b) for b in range(BANKS)],
                    edgecolor='black', linewidth=0.3)
@@ -96,13 +96,13 @@ def draw(plt):
         bar_ax.set_ylim(0, 34)
         bar_ax.set_xticks([0, 8, 16, 24, 31])
         bar_ax.set_yticks([0, 16, 32])
-        bar_ax.tick_params(labelsize=11)
-        bar_ax.set_xlabel('bank', fontsize=11, labelpad=0)
-        bar_ax.set_ylabel('words asked', fontsize=11)
+        bar_ax.tick_params(labelsize=plotlib.MIN_POINTS)
+        bar_ax.set_xlabel('bank', fontsize=plotlib.MIN_POINTS, labelpad=0)
+        bar_ax.set_ylabel('words asked', fontsize=plotlib.MIN_POINTS)
         n = max(counts)
         bar_ax.set_title('%s\none column read: %d wavefront%s' % (title, n, '' if n == 1 else 's'),
-                         fontsize=11)
-    fig.suptitle('Banks of each tile element; outlined: one warp\'s column read', fontsize=12)
+                         fontsize=plotlib.MIN_POINTS)
+    fig.suptitle('Banks of each tile element;\noutlined: one warp\'s column read', fontsize=9.5)
     fig.tight_layout()
     return fig
 

@@ -52,7 +52,7 @@ def touch(stride, offset):
 
 
 def draw(plt):
-    fig, axes = plt.subplots(len(PATTERNS), 1, figsize=(6.4, 1.75 * len(PATTERNS)))
+    fig, axes = plt.subplots(len(PATTERNS), 1, figsize=(plotlib.WIDTH, 1.45 * len(PATTERNS)))
     for (label, stride, offset), ax in zip(PATTERNS, axes):
         sectors, lines = touch(stride, offset)
         first, last = lines[0] * LINE, (lines[-1] + 1) * LINE
@@ -73,19 +73,19 @@ def draw(plt):
             ax.add_patch(plt.Rectangle((line * LINE - first, 0.0), LINE, 0.28, fill=False,
                                        edgecolor='black', linewidth=1.0))
         used = LANES * FLOAT / float(len(sectors) * SECTOR)
-        ax.set_title('%s: %d sectors in %d line%s, %s%% of their bytes used' %
+        ax.set_title('%s: %d sectors in %d line%s,\n%s%% of their bytes used' %
                      (label, len(sectors), len(lines), '' if len(lines) == 1 else 's',
-                      ('%.1f' % (100 * used)).rstrip('0').rstrip('.')), fontsize=11)
+                      ('%.1f' % (100 * used)).rstrip('0').rstrip('.')), fontsize=plotlib.MIN_POINTS)
         ax.set_xlim(-span * 0.01, span * 1.01)
         ax.set_ylim(-0.05, 1.1)
         ax.set_yticks([0.14, 0.98])
-        ax.set_yticklabels(['bytes', 'lanes'], fontsize=11)
+        ax.set_yticklabels(['bytes', 'lanes'], fontsize=plotlib.MIN_POINTS)
         ax.set_xticks([0, span])
-        ax.set_xticklabels(['0', '%d B' % span], fontsize=11)
+        ax.set_xticklabels(['0', '%d B' % span], fontsize=plotlib.MIN_POINTS)
         for side in ('top', 'right', 'left'):
             ax.spines[side].set_visible(False)
-    fig.suptitle('One warp\'s load: lanes, bytes, 32 B sectors (filled: touched), 128 B lines',
-                 fontsize=11)
+    fig.suptitle('One warp\'s load: lanes, bytes,\n32 B sectors (filled: touched), 128 B lines',
+                 fontsize=plotlib.MIN_POINTS)
     fig.tight_layout()
     return fig
 
