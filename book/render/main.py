@@ -239,7 +239,11 @@ def from_the_pages(out, title, chapters, pool):
         records, entries = search_index.build(out, chapters, pages.page_name, state)
         records.append(print_view.build(title, chapters, pages.page_name, out, state))
     finally:
-        records += [job.result() for job in ast_jobs]
+        # the chapters' trees are waited for whatever happened above (none is left writing into
+        # OUT_DIR), and kept apart: if the search index failed, `records` was never bound, and
+        # its error, not an UnboundLocalError, is the one the writer must see
+        ast_records = [job.result() for job in ast_jobs]
+    records += ast_records
     epub_record, epub_made = epub.build(title, chapters, out, state)
     for name, key in records + [epub_record]:
         state.record(name, key)

@@ -1,0 +1,65 @@
+#!/usr/bin/python3
+"""The renderer on bad luck and bad input (review tools.md: C7, C8, O11, O13, Z9, P2), each on
+the fixture in a temporary folder outside the repository."""
+import contextlib
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+FIXTURE = os.path.join(HERE, 'fixture')
+RENDER = os.path.join(REPO, 'book', 'render.sh')
+sys.path.insert(0, os.path.join(REPO, 'book', 'render'))
+import main      # noqa: E402  (book/render/main.py)
+import search_index  # noqa: E402
+
+
+def render(out, woven, src=os.path.join(FIXTURE, 'src'), background=False):
+    command = [RENDER, out, woven, '--src', src]
+    if background:
+        return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.run(command, capture_output=True, text=True)
+
+
+class Temp(unittest.TestCase):
+    def setUp(self):
+        self.work = tempfile.mkdtemp(prefix='render-robust.')
+        self.addCleanup(shutil.rmtree, self.work, True)
+        self.woven = os.path.join(self.work, 'woven')
+        shutil.copytree(os.path.join(FIXTURE, 'woven'), self.woven)
+        self.out = os.path.join(self.work, 'book')
+
+
+class ConcurrencyTest(Temp):
+    def test_two_renders_of_one_book_both_succeed(self):
+        # C8: the second used to delete the first's staging folder (book.tmp.*) under it
+        first = render(self.out, self.woven, background=True)
+        second = render(self.out, self.woven, background=True)
+        for run in (first, second):
+            stdout, stderr = run.communicate(timeout=600)
+            self.assertEqual(run.returncode, 0, stderr)
+        self.assertTrue(os.path.exists(os.path.join(self.out, 'index.html')))
+        self.assertEqual([n for n in os.listdir(self.work) if n.startswith('book.')], ['book.lock'])
+
+    def test_a_failing_search_index_reports_its_own_error(self):
+        # C7: the finally block read `records` that search_index.build never bound
+        def broken(*args):
+            raise RuntimeError('the search index broke (test)')
+        saved, search_index.build = search_index.build, broken
+        self.addCleanup(setattr, search_index, 'build', saved)
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+            code = main.main([self.out, self.woven, '--src', os.path.join(FIXTURE, 'src')])
+        self.assertEqual(code, 1)
+        self.assertIn('the search index broke (test)', stderr.getvalue())
+        self.assertIn('the new pages are in', stderr.getvalue())
+        self.assertNotIn('UnboundLocalError', stderr.getvalue())
+
+
+if __name__ == '__main__':
+    unittest.main(argv=sys.argv[:1] + sys.argv[1:])
