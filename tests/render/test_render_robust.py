@@ -61,5 +61,22 @@ class ConcurrencyTest(Temp):
         self.assertNotIn('UnboundLocalError', stderr.getvalue())
 
 
+class PathTest(Temp):
+    def test_a_checkout_path_with_a_space_renders_with_its_api_pages(self):
+        # O13: Doxygen split the unquoted $(BOOK_SRC) at the space
+        root = os.path.join(self.work, 'with space', 'root')
+        src = os.path.join(root, 'src')
+        shutil.copytree(os.path.join(FIXTURE, 'src'), src)
+        out = os.path.join(root, 'build', 'book')
+        done = render(out, self.woven, src=src)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertTrue(os.path.exists(os.path.join(out, 'api', 'index.html')))
+        self.assertTrue(any(n.endswith('_source.html') for n in os.listdir(os.path.join(out, 'api'))))
+        for name in os.listdir(os.path.join(out, 'api')):
+            if name.endswith('.html'):   # the paths are stripped to src/...
+                with open(os.path.join(out, 'api', name), encoding='utf-8') as f:
+                    self.assertNotIn('with space', f.read(), name)
+
+
 if __name__ == '__main__':
     unittest.main(argv=sys.argv[:1] + sys.argv[1:])
