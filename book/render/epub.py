@@ -109,7 +109,7 @@ def chapter_ast(chapter, out_dir, state, version):
     if state.unchanged(name, key, target):
         return name, key
     os.makedirs(os.path.dirname(target), exist_ok=True)
-    done = subprocess.run(['pandoc', '--from', 'markdown', '--to', 'json', '--preserve-tabs', '--lua-filter', FILTER,
+    done = subprocess.run(['pandoc', '--from', 'markdown-yaml_metadata_block', '--to', 'json', '--preserve-tabs', '--lua-filter', FILTER,
                            '--output', target + '.new'], input=chapter_text(chapter), capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError('pandoc failed on %s for the EPUB:\n%s' % (chapter['markdown'], done.stderr.strip()))

@@ -78,5 +78,22 @@ class PathTest(Temp):
                     self.assertNotIn('with space', f.read(), name)
 
 
+class MarkdownTest(Temp):
+    def test_a_dash_block_in_a_chapter_body_is_text_not_metadata(self):
+        # O11: after a blank line Pandoc took --- / key: value / --- as metadata: valid YAML
+        # vanished from the page, invalid YAML failed the render
+        path = os.path.join(self.woven, '3.1-reduction.md')
+        with open(path, 'a', encoding='utf-8') as f:
+            f.write('\n---\nsurvives: the page keeps this line\n---\n\n---\nbad: [yaml\n---\n')
+        done = render(self.out, self.woven)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(os.path.join(self.out, '3.1-reduction.html'), encoding='utf-8') as f:
+            page = f.read()
+        self.assertIn('survives: the page keeps this line', page)
+        self.assertIn('bad: [yaml', page)
+        self.assertIn('A reduction in three levels', page)
+        self.assertNotIn('id: &quot;3.1&quot;', page)   # the front matter is still no text
+
+
 if __name__ == '__main__':
     unittest.main(argv=sys.argv[:1] + sys.argv[1:])
