@@ -34,11 +34,20 @@ FIGURE = re.compile(r'\]\((figures/[^)\s]+)')
 AST_DIR = os.path.join('.render', 'epub')
 
 
+# What Markdown or HTML would read in a title: escaped, the title is its text (the HTML pages escape
+# it too, tools.md Z9). Quotes and dashes stay bare: Pandoc's smart typography curls them as before.
+MARKUP = re.compile(r'([\\`*_\[\]{}<>#$^~&|@])')
+
+
+def plain(text):
+    return MARKUP.sub(r'\\\1', text)
+
+
 def chapter_text(chapter):
     """The chapter without its front matter and without a leading copy of its title."""
     text = re.sub(r'\A---\s*\n.*?\n(?:---|\.\.\.)\s*\n', '', chapter['text'], count=1, flags=re.S)
     text = re.sub(r'\A\s*#\s+%s\s*(\{[^}]*\})?\s*\n' % re.escape(chapter['title']), '', text, count=1)
-    return '# %s %s {#%s}\n\n%s\n' % (chapter['id'], chapter['title'], opening_id(chapter), text)
+    return '# %s %s {#%s}\n\n%s\n' % (plain(chapter['id']), plain(chapter['title']), opening_id(chapter), text)
 
 
 def pinned_epoch(chapters):

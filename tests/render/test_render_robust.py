@@ -15,6 +15,8 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 FIXTURE = os.path.join(HERE, 'fixture')
 RENDER = os.path.join(REPO, 'book', 'render.sh')
 sys.path.insert(0, os.path.join(REPO, 'book', 'render'))
+import epub  # noqa: E402
+import json  # noqa: E402
 import main      # noqa: E402  (book/render/main.py)
 import search_index  # noqa: E402
 
@@ -93,6 +95,20 @@ class MarkdownTest(Temp):
         self.assertIn('bad: [yaml', page)
         self.assertIn('A reduction in three levels', page)
         self.assertNotIn('id: &quot;3.1&quot;', page)   # the front matter is still no text
+
+
+class EpubTitleTest(unittest.TestCase):
+    def test_a_chapter_title_is_text_in_the_epub(self):
+        # Z9: the title was read as Markdown, its HTML raw in the EPUB
+        title = '<img src=x onerror=alert(1)> *x* [a](b) `c` $d$ Hopper\'s {#e}'
+        chapter = {'id': '3.1', 'title': title, 'basename': '3.1-x', 'text': '---\nid: "3.1"\n---\nbody\n'}
+        done = subprocess.run(['pandoc', '--from', 'markdown-smart-yaml_metadata_block', '--to', 'json'],
+                              input=epub.chapter_text(chapter), capture_output=True, text=True, check=True)
+        header = json.loads(done.stdout)['blocks'][0]
+        self.assertEqual(header['t'], 'Header')
+        self.assertEqual(header['c'][1][0], 'chapter-3-1-x')
+        self.assertTrue(all(i['t'] in ('Str', 'Space') for i in header['c'][2]), header['c'][2])
+        self.assertEqual(''.join(i['c'] if i['t'] == 'Str' else ' ' for i in header['c'][2]), '3.1 ' + title)
 
 
 if __name__ == '__main__':
