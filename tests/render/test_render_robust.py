@@ -111,5 +111,22 @@ class EpubTitleTest(unittest.TestCase):
         self.assertEqual(''.join(i['c'] if i['t'] == 'Str' else ' ' for i in header['c'][2]), '3.1 ' + title)
 
 
+class DepthTest(unittest.TestCase):
+    CHAPTER = {'markdown': 'build/book/woven/9.9-deep.md', 'basename': '9.9-deep'}
+
+    def test_a_tree_too_deep_to_read_names_its_chapter(self):
+        # P2: 'maximum recursion depth exceeded while decoding a JSON object', no chapter named
+        deep = b'{"pandoc-api-version": [1], "blocks": ' + b'[' * 100000 + b']' * 100000 + b'}'
+        with self.assertRaisesRegex(RuntimeError, r'build/book/woven/9\.9-deep\.md nests too deeply'):
+            epub.load([deep], [self.CHAPTER])
+
+    def test_a_tree_too_deep_to_walk_names_its_chapter(self):
+        node = {'t': 'Para', 'c': []}
+        for _ in range(100000):
+            node = {'t': 'BlockQuote', 'c': [node]}
+        with self.assertRaisesRegex(RuntimeError, r'9\.9-deep\.md nests too deeply for the EPUB'):
+            epub.join([{'pandoc-api-version': [1], 'blocks': [node]}], [self.CHAPTER])
+
+
 if __name__ == '__main__':
     unittest.main(argv=sys.argv[:1] + sys.argv[1:])
