@@ -54,9 +54,28 @@ def mainpage(chapters, src_dir):
     return '\n'.join(lines) + '\n'
 
 
+def quoted(path):
+    """A path as one item of a Doxygen list tag (a space in a checkout path split it, tools.md O13)."""
+    if '"' in path:
+        raise ApiError('%s holds a double quote, which Doxygen cannot read in a path: render from a folder '
+                       'whose path has none' % path)
+    return '"%s"' % path
+
+
+# book/Doxyfile's variables that it uses in list tags (INPUT, STRIP_FROM_PATH, INCLUDE_PATH, ...)
+LIST_VALUES = ('BOOK_SRC', 'BOOK_STRIP', 'BOOK_PAGE_DIR')
+
+
+def doxygen_env(env):
+    """book/Doxyfile's variables as Doxygen must read them: those used in list tags quoted."""
+    out = {k: quoted(v) if k in LIST_VALUES else v for k, v in env.items()}
+    out['BOOK_INPUT'] = quoted(env['BOOK_MAINPAGE']) + ' ' + quoted(env['BOOK_SRC'])
+    return out
+
+
 def run_doxygen(env, extra_lines=''):
     config = read_bytes(DOXYFILE).decode() + '\n' + extra_lines
-    done = subprocess.run(['doxygen', '-'], input=config, env=dict(os.environ, **env),
+    done = subprocess.run(['doxygen', '-'], input=config, env=dict(os.environ, **doxygen_env(env)),
                           capture_output=True, text=True)
     return done.returncode, (done.stdout + done.stderr).strip()
 
@@ -142,7 +161,7 @@ def check_harness(src_dir, env):
         return
     with tempfile.TemporaryDirectory() as work:
         overrides = '\n'.join([
-            'INPUT = ' + harness, 'FILE_PATTERNS = *.cuh *.h *.hpp', 'EXCLUDE_PATTERNS = *_test.* *_bench.*',
+            'INPUT = ' + quoted(harness), 'FILE_PATTERNS = *.cuh *.h *.hpp', 'EXCLUDE_PATTERNS = *_test.* *_bench.*',
             'USE_MDFILE_AS_MAINPAGE =', 'OUTPUT_DIRECTORY = ' + work, 'GENERATE_HTML = NO',
             'GENERATE_XML = YES', 'XML_OUTPUT = xml', 'GENERATE_TAGFILE =', 'SOURCE_BROWSER = NO',
             'WARN_LOGFILE = ' + os.path.join(work, 'warnings.log'), 'WARN_AS_ERROR = NO', ''])

@@ -11,9 +11,21 @@ class BookError(Exception):
     pass
 
 
+FRONT_MATTER = re.compile(r'---\s*\n(.*?)\n(?:---|\.\.\.)\s*\n', re.S)
+
+
+def body(text):
+    """The chapter without its front matter, its lines kept as blank ones (Pandoc's messages
+    name the woven file's lines). Pandoc reads it with -yaml_metadata_block: a body's own
+    `---` / `key: value` / `---` is then a rule and text, as written, not metadata that
+    vanished (tools.md O11); the front matter is read here, never by Pandoc."""
+    match = FRONT_MATTER.match(text)
+    return '\n' * match.group(0).count('\n') + text[match.end():] if match else text
+
+
 def front_matter_value(text, key):
     """A scalar of the YAML front matter at the top of a Markdown file, or None."""
-    match = re.match(r'---\s*\n(.*?)\n(?:---|\.\.\.)\s*\n', text, re.S)
+    match = FRONT_MATTER.match(text)
     if not match:
         return None
     value = re.search(r'^%s:\s*(.+?)\s*(?:#.*)?$' % re.escape(key), match.group(1), re.M)

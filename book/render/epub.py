@@ -20,6 +20,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import uuid
 import zipfile
 
@@ -34,11 +35,20 @@ FIGURE = re.compile(r'\]\((figures/[^)\s]+)')
 AST_DIR = os.path.join('.render', 'epub')
 
 
+# What Markdown or HTML would read in a title: escaped, the title is its text (the HTML pages escape
+# it too, tools.md Z9). Quotes and dashes stay bare: Pandoc's smart typography curls them as before.
+MARKUP = re.compile(r'([\\`*_\[\]{}<>#$^~&|@])')
+
+
+def plain(text):
+    return MARKUP.sub(r'\\\1', text)
+
+
 def chapter_text(chapter):
     """The chapter without its front matter and without a leading copy of its title."""
     text = re.sub(r'\A---\s*\n.*?\n(?:---|\.\.\.)\s*\n', '', chapter['text'], count=1, flags=re.S)
     text = re.sub(r'\A\s*#\s+%s\s*(\{[^}]*\})?\s*\n' % re.escape(chapter['title']), '', text, count=1)
-    return '# %s %s {#%s}\n\n%s\n' % (chapter['id'], chapter['title'], opening_id(chapter), text)
+    return '# %s %s {#%s}\n\n%s\n' % (plain(chapter['id']), plain(chapter['title']), opening_id(chapter), text)
 
 
 def pinned_epoch(chapters):
@@ -109,7 +119,7 @@ def chapter_ast(chapter, out_dir, state, version):
     if state.unchanged(name, key, target):
         return name, key
     os.makedirs(os.path.dirname(target), exist_ok=True)
-    done = subprocess.run(['pandoc', '--from', 'markdown', '--to', 'json', '--preserve-tabs', '--lua-filter', FILTER,
+    done = subprocess.run(['pandoc', '--from', 'markdown-yaml_metadata_block', '--to', 'json', '--preserve-tabs', '--lua-filter', FILTER,
                            '--output', target + '.new'], input=chapter_text(chapter), capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError('pandoc failed on %s for the EPUB:\n%s' % (chapter['markdown'], done.stderr.strip()))
@@ -156,15 +166,40 @@ def opening_id(chapter):
     return 'chapter-' + re.sub(r'[^A-Za-z0-9-]', '-', chapter['basename'])
 
 
+def too_deep(chapter):
+    """Python's recursion limit met in a chapter's tree (tools.md P2: its own message named no chapter)."""
+    return RuntimeError('%s nests too deeply for the EPUB (quotes, lists or spans more than about %d levels '
+                        'inside each other): flatten it' % (chapter['markdown'], sys.getrecursionlimit() // 2))
+
+
+def load(asts, chapters):
+    """The chapters' trees (Pandoc's JSON, as bytes) read, each failure naming its chapter."""
+    trees = []
+    for ast, chapter in zip(asts, chapters):
+        try:
+            trees.append(json.loads(ast))
+        except RecursionError:
+            raise too_deep(chapter) from None
+    return trees
+
+
 def join(asts, chapters):
     """One document of the chapters' trees, in order, its links between chapters made internal."""
-    blocks, used, targets = [], set(), {}
+    used, targets = set(), {}
     for ast, chapter in zip(asts, chapters):
         renamed = {}
-        unique_heading_ids(ast['blocks'], used, renamed)
+        try:
+            unique_heading_ids(ast['blocks'], used, renamed)
+        except RecursionError:
+            raise too_deep(chapter) from None
         targets[chapter['basename'] + '.html'] = (renamed.get(opening_id(chapter), opening_id(chapter)), renamed)
+    blocks = []
+    for ast, chapter in zip(asts, chapters):
+        try:
+            relink(ast['blocks'], targets)
+        except RecursionError:
+            raise too_deep(chapter) from None
         blocks += ast['blocks']
-    relink(blocks, targets)
     return {'pandoc-api-version': asts[0]['pandoc-api-version'], 'meta': {}, 'blocks': blocks}
 
 
@@ -202,7 +237,11 @@ def build(book_title, chapters, out_dir, state):
     if state.unchanged('epub', key, target):
         return ('epub', key), False
     work = os.path.join(out_dir, '.render', 'book.json')
-    write_file(work, json.dumps(join([json.loads(a) for a in asts], chapters), ensure_ascii=False))
+    try:
+        joined = json.dumps(join(load(asts, chapters), chapters), ensure_ascii=False)
+    except RecursionError:   # each chapter's tree was read and walked: the whole is no deeper
+        raise RuntimeError('the EPUB nests too deeply to write (no chapter alone does): flatten the deepest')
+    write_file(work, joined)
     cover = os.path.join(out_dir, '.render', 'cover.svg')
     write_file(cover, cover_svg(book_title))
     done = subprocess.run(

@@ -16,6 +16,8 @@ Incremental: only the outputs whose inputs changed (a digest per output, kept in
    index, print view and EPUB, and the next run makes these again."""
 import argparse
 import concurrent.futures
+import contextlib
+import fcntl
 import glob
 import json
 import os
@@ -52,6 +54,8 @@ except (OSError, ValueError, KeyError):
 
 
 def stage(out):
+    """A staging folder beside OUT_DIR holding OUT_DIR's files as hard links. Called under
+    exclusive(out): every other book.tmp.* and book.old.* is a killed run's leftover."""
     parent, name = os.path.split(out.rstrip('/'))
     os.makedirs(parent, exist_ok=True)
     for leftover in glob.glob(os.path.join(parent, name + '.tmp.*')) + glob.glob(os.path.join(parent, name + '.old.*')):
@@ -152,9 +156,31 @@ class PagesInPlace(RuntimeError):
     """Step 2 failed: the new pages are in place, the rest of the book is the previous one."""
 
 
+@contextlib.contextmanager
+def exclusive(out):
+    """Holds OUT_DIR.lock (beside OUT_DIR) for a whole render: a second render of the same book
+    (a second make book, an editor's watch loop) waits for the first instead of deleting its
+    staging folder under it. The kernel drops the lock when the process ends, killed or not."""
+    path = out.rstrip('/') + '.lock'
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'a') as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print('render: another render of %s is running; waiting for it to finish (%s)' % (out, path),
+                  file=sys.stderr)
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 def render(out, woven, src_dir, jobs):
     """Makes the book; returns (chapters, pages made, seconds until they were in place, EPUB
     remade, search entries)."""
+    with exclusive(out):
+        return render_locked(out, woven, src_dir, jobs)
+
+
+def render_locked(out, woven, src_dir, jobs):
     start = time.monotonic()
     title, chapters = book_index.read(woven, REPO)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(2, jobs)) as pool:
@@ -239,7 +265,11 @@ def from_the_pages(out, title, chapters, pool):
         records, entries = search_index.build(out, chapters, pages.page_name, state)
         records.append(print_view.build(title, chapters, pages.page_name, out, state))
     finally:
-        records += [job.result() for job in ast_jobs]
+        # the chapters' trees are waited for whatever happened above (none is left writing into
+        # OUT_DIR), and kept apart: if the search index failed, `records` was never bound, and
+        # its error, not an UnboundLocalError, is the one the writer must see
+        ast_records = [job.result() for job in ast_jobs]
+    records += ast_records
     epub_record, epub_made = epub.build(title, chapters, out, state)
     for name, key in records + [epub_record]:
         state.record(name, key)

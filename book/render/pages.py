@@ -4,6 +4,7 @@ import os
 import re
 import subprocess
 
+import book_index
 import front
 from stamps import digest, read_bytes, write_file
 
@@ -70,9 +71,13 @@ def variables(book_title, chapters, i, download):
     return {k: html.escape(v, quote=True) for k, v in values.items() if v}
 
 
-def run_pandoc(args, env_extra, what):
+# a chapter's front matter is read by book_index, never by Pandoc (see book_index.body)
+MARKDOWN = 'markdown-yaml_metadata_block'
+
+
+def run_pandoc(args, env_extra, what, text=None):
     env = dict(os.environ, **env_extra)
-    done = subprocess.run(['pandoc'] + args, env=env, capture_output=True, text=True)
+    done = subprocess.run(['pandoc'] + args, env=env, input=text, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError('pandoc failed on %s:\n%s' % (what, done.stderr.strip()))
     if done.stderr.strip():
@@ -154,7 +159,7 @@ def link_self(page):
 def render_chapter(book_title, chapters, i, download, api_map_file, out_dir, salt=None):
     chapter = chapters[i]
     target = os.path.join(out_dir, page_name(chapter))
-    args = [chapter['markdown'], '--from', 'markdown', '--to', 'html5', '--standalone',
+    args = ['--from', MARKDOWN, '--to', 'html5', '--standalone',
             '--template', TEMPLATE, '--toc', '--toc-depth', '3', '--mathml', '--preserve-tabs', '--wrap', 'none',
             '--syntax-definition', SYNTAX, '--lua-filter', FILTER,
             '--metadata', 'pagetitle=' + chapter['title'], '--output', target + '.new']
@@ -166,7 +171,7 @@ def render_chapter(book_title, chapters, i, download, api_map_file, out_dir, sal
                       'BOOK_CHAPTER_TITLE': chapter['title'], 'BOOK_CHAPTERS': chapter_map(chapters),
                       'BOOK_CHAPTER_ID': chapter['id'], 'BOOK_SECTION_LINKS': SECTION_LINKS,
                       'BOOK_CODE_CACHE': cache_dir, 'BOOK_CODE_SALT': salt or code_salt()},
-               chapter['markdown'])
+               chapter['markdown'], book_index.body(chapter['text']))
     with open(target + '.new', encoding='utf-8') as f:
         page = link_self(link_chunks(fill_code_cache(f.read(), cache_dir)))
     with open(target + '.new', 'w', encoding='utf-8') as f:

@@ -50,8 +50,10 @@ ClaimResult check_claim(const std::string& opening, const std::string& chapter_i
   c.chapter_id = chapter_id;
   c.file = file;
   c.line = line;
-  const size_t open = opening.find("expr=\"");
-  const size_t close = open == std::string::npos ? open : opening.find('"', open + 6);
+  // expr="..." or expr='...': Pandoc reads both quotes (tools.md P6: single ones were reported as
+  // a missing relation); the first expr= of either kind is the one
+  size_t open = std::min(opening.find("expr=\""), opening.find("expr='"));
+  const size_t close = open == std::string::npos ? open : opening.find(opening[open + 5], open + 6);
   if (close == std::string::npos) {
     diagnostics.error(
         file, line, "a claim needs its relation: ::: {.claim expr=\"a : time < 0.6 * b : time\"}");

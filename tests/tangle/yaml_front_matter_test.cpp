@@ -55,6 +55,20 @@ TEST(YamlFrontMatter, WrongShapesNameTheirLine) {
   EXPECT_EQ(first_error(read("---\nid: \"A\ntitle: x\n---\n")).substr(0, 2), "2:");
 }
 
+// tools.md T27, T28: yaml-cpp's depth guard was reported as "this is not YAML (bad file)"
+TEST(YamlFrontMatter, DeepNestingIsNamedAsSuch) {
+  std::string flow = "---\nid: A\nx: " + std::string(100000, '[') + std::string(100000, ']') + "\n---\n";
+  std::string error = first_error(read(flow));
+  EXPECT_EQ(error.substr(0, 3), "3: ") << error;
+  EXPECT_NE(error.find("nested too deeply"), std::string::npos) << error;
+  EXPECT_EQ(error.find("bad file"), std::string::npos) << error;
+  std::string block = "---\nid: A\n";
+  for (int depth = 0; depth < 5000; ++depth) block += std::string(depth, ' ') + "k:\n";
+  block += "---\n";
+  error = first_error(read(block));
+  EXPECT_NE(error.find("nested too deeply"), std::string::npos) << error;
+}
+
 TEST(YamlFrontMatter, FencesAtColumnOne) {
   EXPECT_FALSE(read(" ---\nid: A\n---\n").present);
   EXPECT_TRUE(read(" ---\nid: A\n---\n").errors.empty());

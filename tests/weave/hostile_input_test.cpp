@@ -71,6 +71,14 @@ INSTANTIATE_TEST_SUITE_P(
                                std::string(200000, ' ') + "}\nFaster.\n:::");
                   },
                   "Faster."},
+        // W43 (P6): Pandoc reads expr='...' as it reads expr="...", and so does the weaver
+        GoodInput{"ClaimInSingleQuotes",
+                  [](auto& b) {
+                    append(b,
+                           "::: {.claim expr='alpha/v2_fast@2^20 : time < alpha/v1_naive@2^20 "
+                           ": time'}\nFaster.\n:::");
+                  },
+                  "claim-verdict"},
         // W45, W44: code and comments are never woven (an unknown key in them is no error).
         GoodInput{
             "IndentedCodeBlock",

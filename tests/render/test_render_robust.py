@@ -1,0 +1,132 @@
+#!/usr/bin/python3
+"""The renderer on bad luck and bad input (review tools.md: C7, C8, O11, O13, Z9, P2), each on
+the fixture in a temporary folder outside the repository."""
+import contextlib
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+FIXTURE = os.path.join(HERE, 'fixture')
+RENDER = os.path.join(REPO, 'book', 'render.sh')
+sys.path.insert(0, os.path.join(REPO, 'book', 'render'))
+import epub  # noqa: E402
+import json  # noqa: E402
+import main      # noqa: E402  (book/render/main.py)
+import search_index  # noqa: E402
+
+
+def render(out, woven, src=os.path.join(FIXTURE, 'src'), background=False):
+    command = [RENDER, out, woven, '--src', src]
+    if background:
+        return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.run(command, capture_output=True, text=True)
+
+
+class Temp(unittest.TestCase):
+    def setUp(self):
+        self.work = tempfile.mkdtemp(prefix='render-robust.')
+        self.addCleanup(shutil.rmtree, self.work, True)
+        self.woven = os.path.join(self.work, 'woven')
+        shutil.copytree(os.path.join(FIXTURE, 'woven'), self.woven)
+        self.out = os.path.join(self.work, 'book')
+
+
+class ConcurrencyTest(Temp):
+    def test_two_renders_of_one_book_both_succeed(self):
+        # C8: the second used to delete the first's staging folder (book.tmp.*) under it
+        first = render(self.out, self.woven, background=True)
+        second = render(self.out, self.woven, background=True)
+        for run in (first, second):
+            stdout, stderr = run.communicate(timeout=600)
+            self.assertEqual(run.returncode, 0, stderr)
+        self.assertTrue(os.path.exists(os.path.join(self.out, 'index.html')))
+        self.assertEqual([n for n in os.listdir(self.work) if n.startswith('book.')], ['book.lock'])
+
+    def test_a_failing_search_index_reports_its_own_error(self):
+        # C7: the finally block read `records` that search_index.build never bound
+        def broken(*args):
+            raise RuntimeError('the search index broke (test)')
+        saved, search_index.build = search_index.build, broken
+        self.addCleanup(setattr, search_index, 'build', saved)
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+            code = main.main([self.out, self.woven, '--src', os.path.join(FIXTURE, 'src')])
+        self.assertEqual(code, 1)
+        self.assertIn('the search index broke (test)', stderr.getvalue())
+        self.assertIn('the new pages are in', stderr.getvalue())
+        self.assertNotIn('UnboundLocalError', stderr.getvalue())
+
+
+class PathTest(Temp):
+    def test_a_checkout_path_with_a_space_renders_with_its_api_pages(self):
+        # O13: Doxygen split the unquoted $(BOOK_SRC) at the space
+        root = os.path.join(self.work, 'with space', 'root')
+        src = os.path.join(root, 'src')
+        shutil.copytree(os.path.join(FIXTURE, 'src'), src)
+        out = os.path.join(root, 'build', 'book')
+        done = render(out, self.woven, src=src)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertTrue(os.path.exists(os.path.join(out, 'api', 'index.html')))
+        self.assertTrue(any(n.endswith('_source.html') for n in os.listdir(os.path.join(out, 'api'))))
+        for name in os.listdir(os.path.join(out, 'api')):
+            if name.endswith('.html'):   # the paths are stripped to src/...
+                with open(os.path.join(out, 'api', name), encoding='utf-8') as f:
+                    self.assertNotIn('with space', f.read(), name)
+
+
+class MarkdownTest(Temp):
+    def test_a_dash_block_in_a_chapter_body_is_text_not_metadata(self):
+        # O11: after a blank line Pandoc took --- / key: value / --- as metadata: valid YAML
+        # vanished from the page, invalid YAML failed the render
+        path = os.path.join(self.woven, '3.1-reduction.md')
+        with open(path, 'a', encoding='utf-8') as f:
+            f.write('\n---\nsurvives: the page keeps this line\n---\n\n---\nbad: [yaml\n---\n')
+        done = render(self.out, self.woven)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(os.path.join(self.out, '3.1-reduction.html'), encoding='utf-8') as f:
+            page = f.read()
+        self.assertIn('survives: the page keeps this line', page)
+        self.assertIn('bad: [yaml', page)
+        self.assertIn('A reduction in three levels', page)
+        self.assertNotIn('id: &quot;3.1&quot;', page)   # the front matter is still no text
+
+
+class EpubTitleTest(unittest.TestCase):
+    def test_a_chapter_title_is_text_in_the_epub(self):
+        # Z9: the title was read as Markdown, its HTML raw in the EPUB
+        title = '<img src=x onerror=alert(1)> *x* [a](b) `c` $d$ Hopper\'s {#e}'
+        chapter = {'id': '3.1', 'title': title, 'basename': '3.1-x', 'text': '---\nid: "3.1"\n---\nbody\n'}
+        done = subprocess.run(['pandoc', '--from', 'markdown-smart-yaml_metadata_block', '--to', 'json'],
+                              input=epub.chapter_text(chapter), capture_output=True, text=True, check=True)
+        header = json.loads(done.stdout)['blocks'][0]
+        self.assertEqual(header['t'], 'Header')
+        self.assertEqual(header['c'][1][0], 'chapter-3-1-x')
+        self.assertTrue(all(i['t'] in ('Str', 'Space') for i in header['c'][2]), header['c'][2])
+        self.assertEqual(''.join(i['c'] if i['t'] == 'Str' else ' ' for i in header['c'][2]), '3.1 ' + title)
+
+
+class DepthTest(unittest.TestCase):
+    CHAPTER = {'markdown': 'build/book/woven/9.9-deep.md', 'basename': '9.9-deep'}
+
+    def test_a_tree_too_deep_to_read_names_its_chapter(self):
+        # P2: 'maximum recursion depth exceeded while decoding a JSON object', no chapter named
+        deep = b'{"pandoc-api-version": [1], "blocks": ' + b'[' * 100000 + b']' * 100000 + b'}'
+        with self.assertRaisesRegex(RuntimeError, r'build/book/woven/9\.9-deep\.md nests too deeply'):
+            epub.load([deep], [self.CHAPTER])
+
+    def test_a_tree_too_deep_to_walk_names_its_chapter(self):
+        node = {'t': 'Para', 'c': []}
+        for _ in range(100000):
+            node = {'t': 'BlockQuote', 'c': [node]}
+        with self.assertRaisesRegex(RuntimeError, r'9\.9-deep\.md nests too deeply for the EPUB'):
+            epub.join([{'pandoc-api-version': [1], 'blocks': [node]}], [self.CHAPTER])
+
+
+if __name__ == '__main__':
+    unittest.main(argv=sys.argv[:1] + sys.argv[1:])
