@@ -205,6 +205,18 @@
     return span;
   }
 
+  // The words to mark for a hit: those typed, and where a typed word matched only with a typo
+  // ("occupncy"), the index's words it matched instead ("occupancy"), which the page does hold.
+  function markedWords(words, matched) {
+    var out = words.slice();
+    words.forEach(function (w) {
+      var t = normal(w);
+      if ((matched || []).some(function (m) { return m.indexOf(t) === 0; })) return;
+      (matched || []).forEach(function (m) { if (out.indexOf(m) < 0) out.push(m); });
+    });
+    return out;
+  }
+
   function show(results, words, message) {
     list.textContent = '';
     if (message || !results.length) {
@@ -218,12 +230,13 @@
       var item = document.createElement('li');
       var link = document.createElement('a');
       // the words travel in the address (?hl=), so the page can mark them on arrival
-      link.href = e.p + '?hl=' + encodeURIComponent(words.join(' ')) + (e.a ? '#' + e.a : '');
+      var marked = markedWords(words, result.terms);
+      link.href = e.p + '?hl=' + encodeURIComponent(marked.join(' ')) + (e.a ? '#' + e.a : '');
       var where = document.createElement('span');
       where.className = 'where';
       where.textContent = e.c + (e.h && e.h !== e.c ? ' › ' + e.h : '') + (e.k === 'c' ? ' (code)' : '');
       link.appendChild(where);
-      if (e.k !== 'h') link.appendChild(excerpt(e.t, words));
+      if (e.k !== 'h') link.appendChild(excerpt(e.t, marked));
       item.appendChild(link);
       list.appendChild(item);
     });
@@ -288,7 +301,7 @@
         !!(target.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_FOLLOWING);
     }
     nodes.forEach(function (text) {
-      if (count >= 200) return;
+      if (count >= 200 && first) return;   // enough marks, but never before the first after the target
       var pieces = parts(text.nodeValue, isHit);
       if (!pieces.some(function (p) { return p[1]; })) return;
       var after = afterTarget(text);
@@ -320,8 +333,10 @@
       bring();
       // the browser scrolls to the #fragment itself, and figures without a size move the text as
       // they load: bring the mark back once the page has loaded, after that scroll
-      if (document.readyState === 'complete') window.requestAnimationFrame(bring);
-      else window.addEventListener('load', function () { window.requestAnimationFrame(bring); }, { once: true });
+      // (a timer as well as a frame: a page drawn in no frame, hidden or headless, still gets it)
+      var after = function () { window.requestAnimationFrame(bring); window.setTimeout(bring, 0); };
+      if (document.readyState === 'complete') after();
+      else window.addEventListener('load', after, { once: true });
     }
     document.documentElement.dataset.hits = String(count);
   }
