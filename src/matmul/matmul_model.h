@@ -241,7 +241,7 @@ constexpr Rung tuned_rung(TileShape s) {
 }
 
 }  // namespace matmul::model
-#line 2578 "chapters/3.2-matmul.md"
+#line 2591 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 

@@ -170,7 +170,7 @@ TEST(MatmulModel, TunedShapes) {
 
 }  // namespace
 }  // namespace matmul::model
-#line 2636 "chapters/3.2-matmul.md"
+#line 2649 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 namespace {
