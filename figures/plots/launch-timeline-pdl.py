@@ -51,14 +51,14 @@ def read(data, records):
 
 def draw(plt, data, what):
     if what is None:
-        fig, ax = plt.subplots(figsize=(6, 2))
+        fig, ax = plt.subplots(figsize=(plotlib.WIDTH, 1.6))
         ax.axis('off')
         ax.text(0.5, 0.5, 'This record predates the PDL timeline:\nrun make measure CHAPTER=1.4',
                 ha='center', va='center')
         return fig
     graph, pdl = what
     rows = [('CUDA graph', graph, '#2ca02c'), ('graph with PDL', pdl, '#9467bd')]
-    fig, ax = plt.subplots(figsize=(7.0, 2.4))
+    fig, ax = plt.subplots(figsize=(plotlib.WIDTH, 2.4))
     begin_us, end_us = 0.0, 0.0
     for row, (label, kernels, color) in enumerate(rows):
         y = len(rows) - 1 - row
@@ -73,12 +73,12 @@ def draw(plt, data, what):
                 begin_us = min(begin_us, resident * 1e6)
         last = max(s + w for s, w in spans)
         end_us = max(end_us, last)
-        ax.text(last, y, '  %d kernels, %.0f µs' % (len(kernels), last), va='center', fontsize=8)
+        ax.text(last, y, '  %d kernels, %.0f µs' % (len(kernels), last), va='center', fontsize=plotlib.MIN_POINTS)
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels([label for label, _, _ in reversed(rows)])
-    ax.set_xlim(begin_us, end_us * 1.35)
+    ax.set_xlim(begin_us, end_us * 1.6)
     ax.set_ylim(-0.6, len(rows) - 0.3)
-    ax.set_xlabel('time after the first kernel starts (µs, GPU global timer); thin line: resident, waiting')
+    ax.set_xlabel('time after the first kernel starts (µs, GPU global timer);\nthin line: resident, waiting')
     ax.grid(True, axis='x', linewidth=0.3, alpha=0.6)
     return plotlib.finish(fig, data, 'The graph with and without programmatic dependent launch')
 

@@ -45,12 +45,12 @@ def read(data, records):
 
 def draw(plt, data, what):
     if what is None:
-        fig, ax = plt.subplots(figsize=(6, 2))
+        fig, ax = plt.subplots(figsize=(plotlib.WIDTH, 1.6))
         ax.axis('off')
         ax.text(0.5, 0.5, 'This record predates the read staircase:\nrun make measure CHAPTER=1.2',
                 ha='center', va='center')
         return fig
-    fig, axes = plt.subplots(2, 1, figsize=(6.4, 6.4))
+    fig, axes = plt.subplots(2, 1, figsize=(plotlib.WIDTH, 5.6))
     for ax, (label, (wave, points)) in zip(axes, what):
         g = [p[0] for p in points]
         us = lambda i: [p[i] * 1e6 for p in points]
@@ -62,13 +62,13 @@ def draw(plt, data, what):
             k += 1
         ax.vlines(g, low, high, color='#9ecae1', linewidth=0.8, zorder=1)
         ax.plot(g, median, '.', color='#1f77b4', markersize=4, label='measured median (bar: min to max)', zorder=2)
-        ax.set_title(label + ' (dotted: whole waves)', fontsize=10)
+        ax.set_title(label + ' (dotted: whole waves)', fontsize=9.5)
         ax.set_xlabel('grid size $G$ (blocks)')
         ax.set_ylabel('time (µs)')
         ax.set_xlim(0, max(g) * 1.02)
         ax.set_ylim(0, top)
         ax.grid(True, axis='y', linewidth=0.3, alpha=0.6)
-        ax.legend(loc='upper left', fontsize=8, frameon=False)
+        ax.legend(loc='upper left', fontsize=plotlib.MIN_POINTS, frameon=False)
     return plotlib.finish(fig, data, 'Blocks that each read 256 KiB')
 
 
