@@ -281,8 +281,9 @@ FrontMatter read(std::string_view text) {
       // YAML::Load reads no file: "bad file" is its depth guard (YAML::DeepRecursion, whose
       // type the library does not export), tools.md P3
       if (failure.msg == YAML::ErrorMsg::BAD_FILE) {
-        message = "nested too deeply (front matter needs at most three levels: kernels, a kernel,"
-                  " its fields): flatten it";
+        message =
+            "nested too deeply (front matter needs at most three levels: kernels, a kernel,"
+            " its fields): flatten it";
       }
       if (failure.msg.find("flow not found") != std::string::npos && lexical.open_flow >= 0) {
         line = lexical.open_flow;

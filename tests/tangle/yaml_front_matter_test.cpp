@@ -57,7 +57,8 @@ TEST(YamlFrontMatter, WrongShapesNameTheirLine) {
 
 // tools.md T27, T28: yaml-cpp's depth guard was reported as "this is not YAML (bad file)"
 TEST(YamlFrontMatter, DeepNestingIsNamedAsSuch) {
-  std::string flow = "---\nid: A\nx: " + std::string(100000, '[') + std::string(100000, ']') + "\n---\n";
+  std::string flow =
+      "---\nid: A\nx: " + std::string(100000, '[') + std::string(100000, ']') + "\n---\n";
   std::string error = first_error(read(flow));
   EXPECT_EQ(error.substr(0, 3), "3: ") << error;
   EXPECT_NE(error.find("nested too deeply"), std::string::npos) << error;
