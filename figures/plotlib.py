@@ -113,6 +113,18 @@ def save(fig, target):
     os.replace(temporary, target)
 
 
+def main_diagram(argv, doc, target, draw):
+    """The main of a figure drawn from no record (a diagram of an idea): the same arguments as a
+    measured figure's, the records' folder unused."""
+    if len(argv) != 2:
+        print(doc.split('\n\n')[1].strip(), file=sys.stderr)
+        return 2
+    plt = pyplot()
+    os.makedirs(argv[1], exist_ok=True)
+    save(draw(plt), os.path.join(argv[1], target))
+    return 0
+
+
 def main(argv, doc, chapter, target, read, draw):
     if len(argv) != 2:
         print(doc.split('\n\n')[1].strip(), file=sys.stderr)

@@ -90,16 +90,5 @@ def draw(plt):
     return fig
 
 
-def main(argv):
-    if len(argv) != 2:
-        print(__doc__.split('\n\n')[1].strip(), file=sys.stderr)
-        return 2
-    _, out_dir = argv
-    plt = plotlib.pyplot()
-    os.makedirs(out_dir, exist_ok=True)
-    plotlib.save(draw(plt), os.path.join(out_dir, TARGET))
-    return 0
-
-
 if __name__ == '__main__':
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(plotlib.main_diagram(sys.argv[1:], __doc__, TARGET, draw))
