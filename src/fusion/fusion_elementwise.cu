@@ -14,8 +14,8 @@ namespace fusion {
 void peer_copy(const float* x, float* y, long long n, cudaStream_t stream) {
   if (n < 0) throw std::invalid_argument("peer_copy: n must be >= 0");
   with_pack_width(n % 4 == 0 && aligned_16(x) && aligned_16(y), [&](auto width) {
-    constexpr int W = decltype(width)::value;
-    launch_streaming(copy_kernel<W>, n / W, stream, x, y, n / W);
+    constexpr int E = decltype(width)::value;
+    launch_streaming(copy_kernel<E>, n / E, stream, x, y, n / E);
   });
 }
 
@@ -23,8 +23,8 @@ void peer_read_sum(const float* x, float* total, long long n, cudaStream_t strea
   if (n < 0) throw std::invalid_argument("peer_read_sum: n must be >= 0");
   CUDA_CHECK(cudaMemsetAsync(total, 0, sizeof(float), stream));
   with_pack_width(n % 4 == 0 && aligned_16(x), [&](auto width) {
-    constexpr int W = decltype(width)::value;
-    launch_streaming(read_sum_kernel<W>, n / W, stream, x, total, n / W);
+    constexpr int E = decltype(width)::value;
+    launch_streaming(read_sum_kernel<E>, n / E, stream, x, total, n / E);
   });
 }
 
@@ -33,8 +33,8 @@ void op_mul_columns(const float* in, const float* v, float* out, int rows, int c
   check_shape(rows, cols, "op_mul_columns");
   const long long n = (long long)rows * cols;
   with_pack_width(packs_of_4_fit(cols, {in, v, out}), [&](auto width) {
-    constexpr int W = decltype(width)::value;
-    launch_streaming(mul_columns_kernel<W>, n / W, stream, in, v, out, n / W, cols / W);
+    constexpr int E = decltype(width)::value;
+    launch_streaming(mul_columns_kernel<E>, n / E, stream, in, v, out, n / E, cols / E);
   });
 }
 
@@ -43,8 +43,8 @@ void op_add_columns(const float* in, const float* v, float* out, int rows, int c
   check_shape(rows, cols, "op_add_columns");
   const long long n = (long long)rows * cols;
   with_pack_width(packs_of_4_fit(cols, {in, v, out}), [&](auto width) {
-    constexpr int W = decltype(width)::value;
-    launch_streaming(add_columns_kernel<W>, n / W, stream, in, v, out, n / W, cols / W);
+    constexpr int E = decltype(width)::value;
+    launch_streaming(add_columns_kernel<E>, n / E, stream, in, v, out, n / E, cols / E);
   });
 }
 
@@ -52,8 +52,8 @@ void op_gelu(const float* in, float* out, int rows, int cols, cudaStream_t strea
   check_shape(rows, cols, "op_gelu");
   const long long n = (long long)rows * cols;
   with_pack_width(packs_of_4_fit(cols, {in, out}), [&](auto width) {
-    constexpr int W = decltype(width)::value;
-    launch_streaming(gelu_kernel<W>, n / W, stream, in, out, n / W);
+    constexpr int E = decltype(width)::value;
+    launch_streaming(gelu_kernel<E>, n / E, stream, in, out, n / E);
   });
 }
 
@@ -61,8 +61,8 @@ void op_add(const float* in, const float* r, float* out, int rows, int cols, cud
   check_shape(rows, cols, "op_add");
   const long long n = (long long)rows * cols;
   with_pack_width(packs_of_4_fit(cols, {in, r, out}), [&](auto width) {
-    constexpr int W = decltype(width)::value;
-    launch_streaming(add_kernel<W>, n / W, stream, in, r, out, n / W);
+    constexpr int E = decltype(width)::value;
+    launch_streaming(add_kernel<E>, n / E, stream, in, r, out, n / E);
   });
 }
 #line 1031 "chapters/3.3-fusion.md"
@@ -79,9 +79,9 @@ void launch_short_fused(const ShortChain& c, bool four, cudaStream_t stream) {
   check_shape(c.rows, c.cols, "short chain");
   const long long n = (long long)c.rows * c.cols;
   with_pack_width(four, [&](auto width) {
-    constexpr int W = decltype(width)::value;
-    launch_streaming(bias_gelu_residual_kernel<W>, n / W, stream, c.x, c.b, c.r, c.y, n / W,
-                     c.cols / W);
+    constexpr int E = decltype(width)::value;
+    launch_streaming(bias_gelu_residual_kernel<E>, n / E, stream, c.x, c.b, c.r, c.y, n / E,
+                     c.cols / E);
   });
 }
 }  // namespace
@@ -106,9 +106,9 @@ void long_v3_fused_float4(const LongChain& c, cudaStream_t stream) {
   check_shape(c.rows, c.cols, "long_v3_fused_float4");
   const long long n = (long long)c.rows * c.cols;
   with_pack_width(packs_of_4_fit(c.cols, {c.x, c.s, c.b, c.g, c.r, c.y}), [&](auto width) {
-    constexpr int W = decltype(width)::value;
-    launch_streaming(scale_bias_gelu_gate_residual_kernel<W>, n / W, stream, c.x, c.s, c.b, c.g,
-                     c.r, c.y, n / W, c.cols / W);
+    constexpr int E = decltype(width)::value;
+    launch_streaming(scale_bias_gelu_gate_residual_kernel<E>, n / E, stream, c.x, c.s, c.b, c.g,
+                     c.r, c.y, n / E, c.cols / E);
   });
 }
 #line 1033 "chapters/3.3-fusion.md"

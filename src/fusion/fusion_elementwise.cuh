@@ -2,7 +2,7 @@
 #line 778 "chapters/3.3-fusion.md"
 #pragma once
 // Chapter 3.3's elementwise kernels. x, r, y: rows x cols floats, row-major; s, b, g: cols floats.
-// Each kernel is a template on the pack width W: W = 4 is the 16-byte path, W = 1 the scalar path
+// Each kernel is a template on the pack width E: E = 4 is the 16-byte path, E = 1 the scalar path
 // for rows that are not whole packs or pointers that are not 16-byte aligned.
 //
 //   peers
@@ -15,8 +15,8 @@
 //     add_kernel                            out = in + r
 //   v2 graph: v1's kernels replayed from a CUDA graph (fusion_graph.cuh), no kernel of its own
 //   v3, v4 fused: one kernel per chain, the intermediates in registers
-//     bias_gelu_residual_kernel             y = gelu(x + b) + r          (v3: W = 1, v4: W = 4)
-//     scale_bias_gelu_gate_residual_kernel  y = gelu(x*s + b)*g + r      (long chain, v3: W = 4)
+//     bias_gelu_residual_kernel             y = gelu(x + b) + r          (v3: E = 1, v4: E = 4)
+//     scale_bias_gelu_gate_residual_kernel  y = gelu(x*s + b)*g + r      (long chain, v3: E = 4)
 #include <cuda_runtime.h>
 
 #include "fusion/fusion_kernels.cuh"
@@ -25,22 +25,22 @@ namespace fusion {
 
 #line 647 "chapters/3.3-fusion.md"
 // Peer: y = x. Its bandwidth (bytes read + written over time) is B_copy for this access pattern.
-template <int W>
+template <int E>
 __global__ void copy_kernel(const float* __restrict__ x, float* __restrict__ y, long long packs) {
   for_each_pack(packs, 1,
-                [&](long long i, int) { store_pack<W>(y + i * W, load_pack<W>(x + i * W)); });
+                [&](long long i, int) { store_pack<E>(y + i * E, load_pack<E>(x + i * E)); });
 }
 
 // Peer: the sum of x, read once. Each warp adds its partial into *total once, so the kernel's
 // writes are a few thousand atomics beside a tensor of reads.
-template <int W>
+template <int E>
 __global__ void read_sum_kernel(const float* __restrict__ x, float* __restrict__ total,
                                 long long packs) {
   float sum = 0.0f;
   for_each_pack(packs, 1, [&](long long i, int) {
-    const Pack<W> p = load_pack<W>(x + i * W);
+    const Pack<E> p = load_pack<E>(x + i * E);
 #pragma unroll
-    for (int j = 0; j < W; ++j) sum += p.v[j];
+    for (int j = 0; j < E; ++j) sum += p.v[j];
   });
 #pragma unroll
   for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
@@ -50,91 +50,91 @@ __global__ void read_sum_kernel(const float* __restrict__ x, float* __restrict__
 
 #line 680 "chapters/3.3-fusion.md"
 // out = in * v[col]
-template <int W>
+template <int E>
 __global__ void mul_columns_kernel(const float* __restrict__ in, const float* __restrict__ v,
                                    float* __restrict__ out, long long packs, int packs_per_row) {
   for_each_pack(packs, packs_per_row, [&](long long i, int col) {
-    Pack<W> a = load_pack<W>(in + i * W);
-    const Pack<W> c = load_pack<W>(v + (long long)col * W);
+    Pack<E> a = load_pack<E>(in + i * E);
+    const Pack<E> c = load_pack<E>(v + (long long)col * E);
 #pragma unroll
-    for (int j = 0; j < W; ++j) a.v[j] *= c.v[j];
-    store_pack<W>(out + i * W, a);
+    for (int j = 0; j < E; ++j) a.v[j] *= c.v[j];
+    store_pack<E>(out + i * E, a);
   });
 }
 
 // out = in + v[col]
-template <int W>
+template <int E>
 __global__ void add_columns_kernel(const float* __restrict__ in, const float* __restrict__ v,
                                    float* __restrict__ out, long long packs, int packs_per_row) {
   for_each_pack(packs, packs_per_row, [&](long long i, int col) {
-    Pack<W> a = load_pack<W>(in + i * W);
-    const Pack<W> c = load_pack<W>(v + (long long)col * W);
+    Pack<E> a = load_pack<E>(in + i * E);
+    const Pack<E> c = load_pack<E>(v + (long long)col * E);
 #pragma unroll
-    for (int j = 0; j < W; ++j) a.v[j] += c.v[j];
-    store_pack<W>(out + i * W, a);
+    for (int j = 0; j < E; ++j) a.v[j] += c.v[j];
+    store_pack<E>(out + i * E, a);
   });
 }
 
 // out = gelu(in)
-template <int W>
+template <int E>
 __global__ void gelu_kernel(const float* __restrict__ in, float* __restrict__ out,
                             long long packs) {
   for_each_pack(packs, 1, [&](long long i, int) {
-    Pack<W> a = load_pack<W>(in + i * W);
+    Pack<E> a = load_pack<E>(in + i * E);
 #pragma unroll
-    for (int j = 0; j < W; ++j) a.v[j] = gelu(a.v[j]);
-    store_pack<W>(out + i * W, a);
+    for (int j = 0; j < E; ++j) a.v[j] = gelu(a.v[j]);
+    store_pack<E>(out + i * E, a);
   });
 }
 
 // out = in + r
-template <int W>
+template <int E>
 __global__ void add_kernel(const float* __restrict__ in, const float* __restrict__ r,
                            float* __restrict__ out, long long packs) {
   for_each_pack(packs, 1, [&](long long i, int) {
-    Pack<W> a = load_pack<W>(in + i * W);
-    const Pack<W> c = load_pack<W>(r + i * W);
+    Pack<E> a = load_pack<E>(in + i * E);
+    const Pack<E> c = load_pack<E>(r + i * E);
 #pragma unroll
-    for (int j = 0; j < W; ++j) a.v[j] += c.v[j];
-    store_pack<W>(out + i * W, a);
+    for (int j = 0; j < E; ++j) a.v[j] += c.v[j];
+    store_pack<E>(out + i * E, a);
   });
 }
 #line 804 "chapters/3.3-fusion.md"
 
 #line 740 "chapters/3.3-fusion.md"
-// y = gelu(x + b[col]) + r: v3 at W = 1, v4 at W = 4.
-template <int W>
+// y = gelu(x + b[col]) + r: v3 at E = 1, v4 at E = 4.
+template <int E>
 __global__ void bias_gelu_residual_kernel(const float* __restrict__ x, const float* __restrict__ b,
                                           const float* __restrict__ r, float* __restrict__ y,
                                           long long packs, int packs_per_row) {
   for_each_pack(packs, packs_per_row, [&](long long i, int col) {
-    const Pack<W> xv = load_pack<W>(x + i * W);
-    const Pack<W> rv = load_pack<W>(r + i * W);
-    const Pack<W> bv = load_pack<W>(b + (long long)col * W);
-    Pack<W> out;
+    const Pack<E> xv = load_pack<E>(x + i * E);
+    const Pack<E> rv = load_pack<E>(r + i * E);
+    const Pack<E> bv = load_pack<E>(b + (long long)col * E);
+    Pack<E> out;
 #pragma unroll
-    for (int j = 0; j < W; ++j) out.v[j] = gelu(xv.v[j] + bv.v[j]) + rv.v[j];
-    store_pack<W>(y + i * W, out);
+    for (int j = 0; j < E; ++j) out.v[j] = gelu(xv.v[j] + bv.v[j]) + rv.v[j];
+    store_pack<E>(y + i * E, out);
   });
 }
 
-// y = gelu(x * s[col] + b[col]) * g[col] + r: the long chain's v3 at W = 4 (W = 1 is its fallback).
+// y = gelu(x * s[col] + b[col]) * g[col] + r: the long chain's v3 at E = 4 (E = 1 is its fallback).
 // x * s + b may be contracted into one fma: one rounding fewer, well inside the tolerance.
-template <int W>
+template <int E>
 __global__ void scale_bias_gelu_gate_residual_kernel(
     const float* __restrict__ x, const float* __restrict__ s, const float* __restrict__ b,
     const float* __restrict__ g, const float* __restrict__ r, float* __restrict__ y,
     long long packs, int packs_per_row) {
   for_each_pack(packs, packs_per_row, [&](long long i, int col) {
-    const Pack<W> xv = load_pack<W>(x + i * W);
-    const Pack<W> rv = load_pack<W>(r + i * W);
-    const Pack<W> sv = load_pack<W>(s + (long long)col * W);
-    const Pack<W> bv = load_pack<W>(b + (long long)col * W);
-    const Pack<W> gv = load_pack<W>(g + (long long)col * W);
-    Pack<W> out;
+    const Pack<E> xv = load_pack<E>(x + i * E);
+    const Pack<E> rv = load_pack<E>(r + i * E);
+    const Pack<E> sv = load_pack<E>(s + (long long)col * E);
+    const Pack<E> bv = load_pack<E>(b + (long long)col * E);
+    const Pack<E> gv = load_pack<E>(g + (long long)col * E);
+    Pack<E> out;
 #pragma unroll
-    for (int j = 0; j < W; ++j) out.v[j] = gelu(xv.v[j] * sv.v[j] + bv.v[j]) * gv.v[j] + rv.v[j];
-    store_pack<W>(y + i * W, out);
+    for (int j = 0; j < E; ++j) out.v[j] = gelu(xv.v[j] * sv.v[j] + bv.v[j]) * gv.v[j] + rv.v[j];
+    store_pack<E>(y + i * E, out);
   });
 }
 #line 806 "chapters/3.3-fusion.md"

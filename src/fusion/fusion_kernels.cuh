@@ -2,7 +2,7 @@
 #line 619 "chapters/3.3-fusion.md"
 #pragma once
 // Device building blocks shared by chapter 3.3's kernels:
-//   Pack<W>, load_pack, store_pack   W consecutive floats moved as one access (W = 4: 16 bytes)
+//   Pack<E>, load_pack, store_pack   E consecutive floats moved as one access (E = 4: 16 bytes)
 //   gelu                             the erf form, in float
 //   for_each_pack                    a grid-stride loop over packs that knows each pack's column
 #include <cuda_runtime.h>
@@ -10,22 +10,22 @@
 namespace fusion {
 
 #line 562 "chapters/3.3-fusion.md"
-// W consecutive floats moved as one access. With W = 4 the struct is 16-byte aligned, so the
-// compiler moves it with one 128-bit load or store; with W = 1 it is a float.
-template <int W>
-struct alignas(W * sizeof(float)) Pack {
-  float v[W];
+// E consecutive floats moved as one access. With E = 4 the struct is 16-byte aligned, so the
+// compiler moves it with one 128-bit load or store; with E = 1 it is a float.
+template <int E>
+struct alignas(E * sizeof(float)) Pack {
+  float v[E];
 };
 
-// p must be W * 4-byte aligned: the launchers check it before choosing W = 4.
-template <int W>
-__device__ __forceinline__ Pack<W> load_pack(const float* p) {
-  return *reinterpret_cast<const Pack<W>*>(p);
+// p must be E * 4-byte aligned: the launchers check it before choosing E = 4.
+template <int E>
+__device__ __forceinline__ Pack<E> load_pack(const float* p) {
+  return *reinterpret_cast<const Pack<E>*>(p);
 }
 
-template <int W>
-__device__ __forceinline__ void store_pack(float* p, const Pack<W>& value) {
-  *reinterpret_cast<Pack<W>*>(p) = value;
+template <int E>
+__device__ __forceinline__ void store_pack(float* p, const Pack<E>& value) {
+  *reinterpret_cast<Pack<E>*>(p) = value;
 }
 #line 629 "chapters/3.3-fusion.md"
 

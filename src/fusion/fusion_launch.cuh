@@ -38,7 +38,7 @@ inline void check_shape(int rows, int cols, const char* who) {
                                 std::to_string(rows) + " x " + std::to_string(cols));
 }
 
-// Calls launch(std::integral_constant<int, W>{}) with W = 4 when the 16-byte path fits, else W = 1,
+// Calls launch(std::integral_constant<int, E>{}) with E = 4 when the 16-byte path fits, else E = 1,
 // so each launcher names its kernel template once:
 //   if (four) launch_with<4>(); else launch_with<1>();
 template <class Launch>

@@ -20,12 +20,12 @@ int resident_warps_per_sm(const void* kernel) {
   return blocks * kRowsPerBlock;
 }
 
-template <int W, int kPacksPerLane>
+template <int E, int kPacksPerLane>
 void launch_v3(const Softmax& s, cudaStream_t stream) {
   static_assert(
-      kWarpSize * kPacksPerLane * W == 1024 || kWarpSize * kPacksPerLane * W == kMaxRowInRegisters,
+      kWarpSize * kPacksPerLane * E == 1024 || kWarpSize * kPacksPerLane * E == kMaxRowInRegisters,
       "an instantiation covers rows of up to 1024 or up to kMaxRowInRegisters floats");
-  softmax_v3_registers_kernel<W, kPacksPerLane>
+  softmax_v3_registers_kernel<E, kPacksPerLane>
       <<<softmax_blocks(s.rows), kSoftmaxThreads, 0, stream>>>(s.x, s.y, s.rows, s.cols);
   CUDA_CHECK_LAUNCH();
 }
@@ -38,14 +38,14 @@ void softmax_v1_three_pass(const Softmax& s, float* row_stats, cudaStream_t stre
   float* row_max = row_stats;
   float* row_sum = row_stats + s.rows;
   with_pack_width(softmax_packs_of_4_fit(s), [&](auto width) {
-    constexpr int W = decltype(width)::value;
+    constexpr int E = decltype(width)::value;
     const int blocks = softmax_blocks(s.rows);
-    row_max_kernel<W><<<blocks, kSoftmaxThreads, 0, stream>>>(s.x, row_max, s.rows, s.cols);
+    row_max_kernel<E><<<blocks, kSoftmaxThreads, 0, stream>>>(s.x, row_max, s.rows, s.cols);
     CUDA_CHECK_LAUNCH();
-    row_exp_sum_kernel<W>
+    row_exp_sum_kernel<E>
         <<<blocks, kSoftmaxThreads, 0, stream>>>(s.x, row_max, row_sum, s.rows, s.cols);
     CUDA_CHECK_LAUNCH();
-    normalize_kernel<W>
+    normalize_kernel<E>
         <<<blocks, kSoftmaxThreads, 0, stream>>>(s.x, row_max, row_sum, s.y, s.rows, s.cols);
     CUDA_CHECK_LAUNCH();
   });
@@ -55,8 +55,8 @@ void softmax_v2_online(const Softmax& s, cudaStream_t stream) {
   check_shape(s.rows, s.cols, "softmax_v2_online");
   if (s.rows == 0 || s.cols == 0) return;
   with_pack_width(softmax_packs_of_4_fit(s), [&](auto width) {
-    constexpr int W = decltype(width)::value;
-    softmax_v2_online_kernel<W>
+    constexpr int E = decltype(width)::value;
+    softmax_v2_online_kernel<E>
         <<<softmax_blocks(s.rows), kSoftmaxThreads, 0, stream>>>(s.x, s.y, s.rows, s.cols);
     CUDA_CHECK_LAUNCH();
   });

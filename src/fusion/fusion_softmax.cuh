@@ -2,8 +2,8 @@
 #line 1481 "chapters/3.3-fusion.md"
 #pragma once
 // Chapter 3.3's row softmax kernels: y[row, :] = exp(x[row, :] - m) / sum exp(x[row, :] - m),
-// m the row's maximum. One warp per row, kRowsPerBlock rows per block; W = 4 is the 16-byte path,
-// W = 1 the scalar one (cols % 4 != 0 or unaligned pointers).
+// m the row's maximum. One warp per row, kRowsPerBlock rows per block; E = 4 is the 16-byte path,
+// E = 1 the scalar one (cols % 4 != 0 or unaligned pointers).
 //
 //   v1 three passes: three kernels, x read three times                              (4T bytes)
 //     row_max_kernel               m = max x                     reads x, writes m
@@ -12,7 +12,7 @@
 //   v2 online: one kernel; max and rescaled sum in one read, a second read writes y (3T bytes)
 //     softmax_v2_online_kernel
 //   v3 registers: one kernel; the warp keeps its row in registers, one read        (2T bytes)
-//     softmax_v3_registers_kernel  rows up to 32 * kPacksPerLane * W floats
+//     softmax_v3_registers_kernel  rows up to 32 * kPacksPerLane * E floats
 #include <cuda_runtime.h>
 #include <math_constants.h>
 
@@ -88,7 +88,7 @@ __device__ __forceinline__ MaxSum warp_merge(MaxSum p) {
 
 #line 1275 "chapters/3.3-fusion.md"
 // Pass 1: row_max[row] = max_j x[row, j]
-template <int W>
+template <int E>
 __global__ void __launch_bounds__(kSoftmaxThreads)
 row_max_kernel(const float* __restrict__ x, float* __restrict__ row_max, int rows, int cols) {
   const long long row = warp_row();
@@ -96,17 +96,17 @@ row_max_kernel(const float* __restrict__ x, float* __restrict__ row_max, int row
   const int lane = threadIdx.x % kWarpSize;
   const float* in = x + row * cols;
   float max = -CUDART_INF_F;
-  for (int p = lane; p < cols / W; p += kWarpSize) {
-    const Pack<W> v = load_pack<W>(in + p * W);
+  for (int p = lane; p < cols / E; p += kWarpSize) {
+    const Pack<E> v = load_pack<E>(in + p * E);
 #pragma unroll
-    for (int j = 0; j < W; ++j) max = fmaxf(max, v.v[j]);
+    for (int j = 0; j < E; ++j) max = fmaxf(max, v.v[j]);
   }
   max = warp_max(max);
   if (lane == 0) row_max[row] = max;
 }
 
 // Pass 2: row_sum[row] = sum_j exp(x[row, j] - row_max[row])
-template <int W>
+template <int E>
 __global__ void __launch_bounds__(kSoftmaxThreads)
 row_exp_sum_kernel(const float* __restrict__ x, const float* __restrict__ row_max,
                    float* __restrict__ row_sum, int rows, int cols) {
@@ -116,17 +116,17 @@ row_exp_sum_kernel(const float* __restrict__ x, const float* __restrict__ row_ma
   const float* in = x + row * cols;
   const float base = exp_base(row_max[row]);  // 0 for a fully masked row: every term exp(-inf)
   float sum = 0.0f;
-  for (int p = lane; p < cols / W; p += kWarpSize) {
-    const Pack<W> v = load_pack<W>(in + p * W);
+  for (int p = lane; p < cols / E; p += kWarpSize) {
+    const Pack<E> v = load_pack<E>(in + p * E);
 #pragma unroll
-    for (int j = 0; j < W; ++j) sum += expf(v.v[j] - base);
+    for (int j = 0; j < E; ++j) sum += expf(v.v[j] - base);
   }
   sum = warp_sum(sum);
   if (lane == 0) row_sum[row] = sum;
 }
 
 // Pass 3: y[row, j] = exp(x[row, j] - row_max[row]) / row_sum[row]
-template <int W>
+template <int E>
 __global__ void __launch_bounds__(kSoftmaxThreads)
 normalize_kernel(const float* __restrict__ x, const float* __restrict__ row_max,
                  const float* __restrict__ row_sum, float* __restrict__ y, int rows, int cols) {
@@ -137,17 +137,17 @@ normalize_kernel(const float* __restrict__ x, const float* __restrict__ row_max,
   float* out = y + row * cols;
   const float base = exp_base(row_max[row]);
   const float inv_sum = inverse_denominator(row_sum[row]);  // 0 for a fully masked row
-  for (int p = lane; p < cols / W; p += kWarpSize) {
-    Pack<W> v = load_pack<W>(in + p * W);
+  for (int p = lane; p < cols / E; p += kWarpSize) {
+    Pack<E> v = load_pack<E>(in + p * E);
 #pragma unroll
-    for (int j = 0; j < W; ++j) v.v[j] = expf(v.v[j] - base) * inv_sum;
-    store_pack<W>(out + p * W, v);
+    for (int j = 0; j < E; ++j) v.v[j] = expf(v.v[j] - base) * inv_sum;
+    store_pack<E>(out + p * E, v);
   }
 }
 #line 1504 "chapters/3.3-fusion.md"
 
 #line 1342 "chapters/3.3-fusion.md"
-template <int W>
+template <int E>
 __global__ void __launch_bounds__(kSoftmaxThreads)
 softmax_v2_online_kernel(const float* __restrict__ x, float* __restrict__ y, int rows, int cols) {
   const long long row = warp_row();
@@ -155,22 +155,22 @@ softmax_v2_online_kernel(const float* __restrict__ x, float* __restrict__ y, int
   const int lane = threadIdx.x % kWarpSize;
   const float* in = x + row * cols;
   float* out = y + row * cols;
-  const int packs = cols / W;
+  const int packs = cols / E;
 
   // Read 1: this lane's running max and the sum of exponentials rescaled to it.
   MaxSum partial{-CUDART_INF_F, 0.0f};
 #pragma unroll 4
   for (int p = lane; p < packs; p += kWarpSize) {
-    const Pack<W> v = load_pack<W>(in + p * W);
+    const Pack<E> v = load_pack<E>(in + p * E);
     float max = partial.max;
 #pragma unroll
-    for (int j = 0; j < W; ++j) max = fmaxf(max, v.v[j]);
+    for (int j = 0; j < E; ++j) max = fmaxf(max, v.v[j]);
     // While this lane has seen only -inf, max is -inf: base 0 keeps every term exp(-inf) = 0
     // (exp(max - max) would be NaN, and 0 * NaN would poison the whole row).
     const float base = exp_base(max);
     float sum = partial.sum * expf(partial.max - base);
 #pragma unroll
-    for (int j = 0; j < W; ++j) sum += expf(v.v[j] - base);
+    for (int j = 0; j < E; ++j) sum += expf(v.v[j] - base);
     partial = {max, sum};
   }
   const MaxSum total = warp_merge(partial);
@@ -180,18 +180,18 @@ softmax_v2_online_kernel(const float* __restrict__ x, float* __restrict__ y, int
   const float inv_sum = inverse_denominator(total.sum);
 #pragma unroll 4
   for (int p = lane; p < packs; p += kWarpSize) {
-    Pack<W> v = load_pack<W>(in + p * W);
+    Pack<E> v = load_pack<E>(in + p * E);
 #pragma unroll
-    for (int j = 0; j < W; ++j) v.v[j] = expf(v.v[j] - base) * inv_sum;
-    store_pack<W>(out + p * W, v);
+    for (int j = 0; j < E; ++j) v.v[j] = expf(v.v[j] - base) * inv_sum;
+    store_pack<E>(out + p * E, v);
   }
 }
 #line 1506 "chapters/3.3-fusion.md"
 
 #line 1414 "chapters/3.3-fusion.md"
-// The row in registers: kPacksPerLane packs of W floats per lane cover rows of up to
-// 32 * kPacksPerLane * W floats. x is read once and y written once.
-template <int W, int kPacksPerLane>
+// The row in registers: kPacksPerLane packs of E floats per lane cover rows of up to
+// 32 * kPacksPerLane * E floats. x is read once and y written once.
+template <int E, int kPacksPerLane>
 __global__ void __launch_bounds__(kSoftmaxThreads)
     softmax_v3_registers_kernel(const float* __restrict__ x, float* __restrict__ y, int rows,
                                 int cols) {
@@ -200,15 +200,15 @@ __global__ void __launch_bounds__(kSoftmaxThreads)
   const int lane = threadIdx.x % kWarpSize;
   const float* in = x + row * cols;
   float* out = y + row * cols;
-  const int packs = cols / W;
+  const int packs = cols / E;
 
   // The one read: lane `lane` holds packs lane, lane + 32, lane + 64, ... (each k coalesced across
   // the warp). The loop holds loads only, so all of them are issued before the first is used.
-  Pack<W> v[kPacksPerLane];  // (kPacksPerLane, W) per lane
+  Pack<E> v[kPacksPerLane];  // (kPacksPerLane, E) per lane
 #pragma unroll
   for (int k = 0; k < kPacksPerLane; ++k) {
     const int p = k * kWarpSize + lane;
-    if (p < packs) v[k] = load_pack<W>(in + p * W);
+    if (p < packs) v[k] = load_pack<E>(in + p * E);
   }
 
   // The lane's own maximum.
@@ -217,7 +217,7 @@ __global__ void __launch_bounds__(kSoftmaxThreads)
   for (int k = 0; k < kPacksPerLane; ++k) {
     if (k * kWarpSize + lane < packs) {
 #pragma unroll
-      for (int j = 0; j < W; ++j) lane_max = fmaxf(lane_max, v[k].v[j]);
+      for (int j = 0; j < E; ++j) lane_max = fmaxf(lane_max, v[k].v[j]);
     }
   }
 
@@ -230,7 +230,7 @@ __global__ void __launch_bounds__(kSoftmaxThreads)
   for (int k = 0; k < kPacksPerLane; ++k) {
     if (k * kWarpSize + lane < packs) {
 #pragma unroll
-      for (int j = 0; j < W; ++j) {
+      for (int j = 0; j < E; ++j) {
         v[k].v[j] = expf(v[k].v[j] - lane_base);
         lane_sum += v[k].v[j];
       }
@@ -248,8 +248,8 @@ __global__ void __launch_bounds__(kSoftmaxThreads)
     const int p = k * kWarpSize + lane;
     if (p < packs) {
 #pragma unroll
-      for (int j = 0; j < W; ++j) v[k].v[j] *= factor;
-      store_pack<W>(out + p * W, v[k]);
+      for (int j = 0; j < E; ++j) v[k].v[j] *= factor;
+      store_pack<E>(out + p * E, v[k]);
     }
   }
 }

@@ -328,7 +328,7 @@ TEST(FusionSoftmax, MisalignedRowsTakeTheScalarPathAndAreRight) {
 // The pack width the launcher will choose for an aligned buffer of rows of `cols` floats.
 int pack_width(int cols) { return cols % 4 == 0 ? 4 : 1; }
 
-// The lane of a warp that loads element `col` of a row, for pack width W (packs go to lanes
+// The lane of a warp that loads element `col` of a row, for pack width E (packs go to lanes
 // round-robin: pack p to lane p % 32).
 int owning_lane(int col, int width) { return (col / width) % 32; }
 
