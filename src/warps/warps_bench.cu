@@ -141,7 +141,7 @@ const bool registered = [] {
 }();
 
 }  // namespace
-#line 1464 "chapters/1.1-warps.md"
+#line 1466 "chapters/1.1-warps.md"
 
 namespace {
 
