@@ -121,6 +121,22 @@ def add_backlinks(pages, src_dir, out_dir, chapters):
             write_file(path, text)
 
 
+HTML_TAG = '<html xmlns="http://www.w3.org/1999/xhtml">'
+
+
+def add_language(api_dir):
+    """lang="en" on every page Doxygen wrote (its pages name no language, so a screen reader
+    guesses one: the web review found it missing on all of them)."""
+    for folder, _, names in os.walk(api_dir):
+        for name in names:
+            if not name.endswith('.html'):
+                continue
+            path = os.path.join(folder, name)
+            text = read_bytes(path).decode('utf-8')
+            if HTML_TAG in text:
+                write_file(path, text.replace(HTML_TAG, HTML_TAG[:-1] + ' lang="en" xml:lang="en">', 1))
+
+
 def _documented(node):
     return any(''.join(node.find(tag).itertext()).strip() for tag in ('briefdescription', 'detaileddescription')
                if node.find(tag) is not None)
@@ -210,5 +226,6 @@ def build(chapters, src_dir, out_dir, state):
                   % (len(warnings.splitlines()), api_dir))
         pages = file_pages(os.path.join(api_dir, 'book.tag'), src_dir)
         add_backlinks(pages, src_dir, out_dir, {c['basename']: c for c in chapters})
+        add_language(api_dir)
         write_file(map_file, ''.join('%s\t%s\n' % item for item in sorted(pages.items())))
     return map_file, digest(read_bytes(map_file)), ('api', key)

@@ -445,6 +445,10 @@ def check_figures(root, name, errors):
         src = re.search(r'src="([^"]+)"', bare[0])
         errors.append('%s: %d figure(s) without an id or a number, e.g. %s (book/render/code_blocks.lua numbers '
                       'every image that stands alone in a paragraph)' % (name, len(bare), src.group(1) if src else '?'))
+    hidden = [fig for fig in figures if re.search(r'<figcaption aria-hidden="true">(?:(?!</figcaption>).)*<a\b', fig, re.S)]
+    if hidden:
+        errors.append('%s: %d figure caption(s) hidden from screen readers hold a link the keyboard still reaches '
+                      '(give the image an alt of its own: book/render/code_blocks.lua)' % (name, len(hidden)))
     return len(figures)
 
 
@@ -493,10 +497,31 @@ def check_index(root, chapters, errors):
                       'a stale file from an older render: delete it')
 
 
+HTML_LANG = re.compile(rb'<html\b[^>]*\blang="[^"]+"')
+
+
+def check_language(root, errors):
+    """Every page, the book's and the API's, names its language on <html> (a screen reader reads
+    a page with none in its user's language)."""
+    missing = []
+    for folder, folders, names in os.walk(root):
+        folders[:] = [f for f in folders if not f.startswith('.')]   # .render/: the render's own work
+        for name in names:
+            if name.endswith('.html'):
+                path = os.path.join(folder, name)
+                with open(path, 'rb') as f:
+                    if not HTML_LANG.search(f.read(4096)):
+                        missing.append(os.path.relpath(path, root))
+    if missing:
+        errors.append('%d page(s) without lang on <html>, e.g. %s (book pages: book/template.html; API '
+                      'pages: book/render/apidocs.py add_language)' % (len(missing), sorted(missing)[0]))
+
+
 def check_files(root, chapters, errors):
     for required in ('style.css', 'book.js', 'index.html'):
         if not os.path.exists(os.path.join(root, required)):
             errors.append('%s: missing' % required)
+    check_language(root, errors)
     check_index(root, chapters, errors)
     try:
         with open(os.path.join(root, 'style.css'), encoding='utf-8') as f:

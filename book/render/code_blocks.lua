@@ -296,6 +296,10 @@ function Para(para)
   local caption = pandoc.List({ pandoc.Span({ pandoc.Str(number) }, pandoc.Attr('', { 'figure-number' })), pandoc.Space() })
   caption:extend(image.caption)
   image.caption = caption
+  -- With no alt of its own, Pandoc copies the caption into alt and hides the caption from screen
+  -- readers (aria-hidden), links and all, which then take the keyboard's focus unannounced (axe's
+  -- aria-hidden-focus). The number as alt keeps the caption read once, and its links reachable.
+  if not image.attributes.alt then image.attributes.alt = number end
   return para
 end
 
