@@ -1,8 +1,9 @@
 #!/usr/bin/python3
-"""figures/plots/matmul-predicted.py, on test_plots.py's PlotTest: it draws its SVG byte-identically,
-a 'not measured' panel without the record, takes the numbered rungs in the order of their numbers
-(a later rung included, the shapes v9 tunes over left out), and exits 2 on a record without rungs or
-with a rung that lacks its prediction."""
+"""figures/plots/matmul-predicted.py (chapter 3.2) and hopper-predicted.py (3.2b), on test_plots.py's
+PlotTest: each draws its SVG byte-identically, a 'not measured' panel without the record, takes the
+numbered rungs in the order of their numbers (3.2: a later rung included, the shapes v9 tunes over
+left out; 3.2b: v1b after v1, the fused-epilogue results left out), and exits 2 on a record without
+rungs or with a rung that lacks a quantity it needs."""
 import os
 import sys
 import unittest
@@ -60,6 +61,54 @@ class MatmulPredictedTest(PlotTest, unittest.TestCase):
 
     def test_a_record_without_rungs_is_an_error(self):
         self.write({'results': {'matmul/peer_cublas_sgemm@' + SIZE: {'time': one(0.0027, 's')}}})
+        self.assert_an_error('no rung')
+
+
+def hopper_record():
+    """A synthetic chapter 3.2b record: seven rungs and cuBLAS at two sizes, one fused epilogue."""
+    results = {}
+    for size, scale in (('4096x4096x4096', 1.0), ('8192x8192x8192', 8.0)):
+        for k, (rung, time) in enumerate((('v1_tma_wgmma', 3.3e-4), ('v1b_one_in_flight', 3.8e-4),
+                                          ('v2_specialized', 2.0e-4), ('v3_persistent', 1.9e-4),
+                                          ('v4_cluster', 1.9e-4), ('v5_pingpong', 2.1e-4),
+                                          ('v6_tma_store', 1.7e-4))):
+            results['hopper/%s@%s' % (rung, size)] = {
+                'time': one(time * scale, 's'), 'predicted_compute_time': one(1.32e-4 * scale, 's'),
+                'model_l2_bytes': one((2.7e9 if k < 2 else 1.6e9) * scale, 'B'),
+                'sm_clock_mhz': one(1650.0 + 10 * k, 'MHz')}
+        results['hopper/v6_bias_gelu@' + size] = {'time': one(1.8e-4 * scale, 's')}
+        results['hopper/peer_cublas_bf16@' + size] = {'time': one(1.73e-4 * scale, 's')}
+    return {'gpu': 'NVIDIA H200', 'date': '2026-12-01T15:21:27Z', 'context': {'sm_clock_max_mhz': 1980},
+            'results': results}
+
+
+class HopperPredictedTest(PlotTest, unittest.TestCase):
+    SCRIPT, RECORD, SVG = 'hopper-predicted.py', '3.2b.json', 'hopper-predicted.svg'
+
+    def test_draws_byte_identically(self):
+        self.write(hopper_record())
+        self.write({'ceilings': {'l2_bandwidth': {'median': 7.77e12, 'unit': 'B/s'}}}, 'machine.json')
+        svg = self.assert_draws_byte_identically()
+        self.assertIn(b'cuBLAS BF16', svg)
+        self.assertLess(svg.index(b'<!-- v1 -->'), svg.index(b'<!-- v1b -->'))
+        self.assertLess(svg.index(b'<!-- v1b -->'), svg.index(b'<!-- v2 -->'))
+        self.assertEqual(svg.count(b'<!-- v6 -->'), 2)   # one a panel: v6_bias_gelu is not a rung
+
+    def test_draws_without_machine_json(self):
+        self.write(hopper_record())
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertNotIn(b'B_\\mathrm{L2}', self.svg('a'))
+
+    def test_a_rung_without_its_clock_is_an_error(self):
+        record = hopper_record()
+        del record['results']['hopper/v3_persistent@8192x8192x8192']['sm_clock_mhz']
+        self.write(record)
+        self.assert_an_error('hopper/v3_persistent@8192x8192x8192', 'sm_clock_mhz')
+
+    def test_a_record_without_rungs_is_an_error(self):
+        self.write({'context': {'sm_clock_max_mhz': 1980},
+                    'results': {'hopper/peer_cublas_bf16@4096x4096x4096': {'time': one(1.7e-4, 's')}}})
         self.assert_an_error('no rung')
 
 
