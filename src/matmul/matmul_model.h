@@ -241,7 +241,7 @@ constexpr Rung tuned_rung(TileShape s) {
 }
 
 }  // namespace matmul::model
-#line 2548 "chapters/3.2-matmul.md"
+#line 2546 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 

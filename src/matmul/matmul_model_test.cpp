@@ -170,7 +170,7 @@ TEST(MatmulModel, TunedShapes) {
 
 }  // namespace
 }  // namespace matmul::model
-#line 2606 "chapters/3.2-matmul.md"
+#line 2604 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 namespace {
