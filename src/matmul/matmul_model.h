@@ -131,7 +131,7 @@ constexpr double predicted_memory_time(const Rung& r, int64_t M, int64_t N, int6
 constexpr double predicted_time(const Rung& r, int64_t M, int64_t N, int64_t K, Machine m) {
   return std::max(predicted_compute_time(r, M, N, K, m), predicted_memory_time(r, M, N, K, m));
 }
-#line 259 "chapters/3.2-matmul.md"
+#line 635 "chapters/3.2-matmul.md"
 
 constexpr double warps(const Rung& r, int64_t M, int64_t N) {
   return blocks(r, M, N) * double(r.threads / 32);
@@ -155,7 +155,7 @@ constexpr double bank_conflicts(const Rung& r, int64_t M, int64_t N, int64_t K) 
   return warps(r, M, N) * (r.loop.conflict_wavefronts * k_steps(r, K) +
                            r.staging.conflict_wavefronts * tiles(r, K));
 }
-#line 290 "chapters/3.2-matmul.md"
+#line 1035 "chapters/3.2-matmul.md"
 
 // Wavefronts of one shared-memory instruction with 4-byte accesses: word(lane) is the word
 // address lane 0..31 asks for; banks are words mod 32; each wavefront serves one word per bank.
@@ -191,7 +191,7 @@ constexpr Staging transposed_staging(int bk, int lda, int a_float4s, int b_float
   const double a_stores = 4.0 * a_float4s;
   return Staging{a_stores * per_store + 4.0 * b_float4s, a_stores * (per_store - 1)};
 }
-#line 1579 "chapters/3.2-matmul.md"
+#line 1559 "chapters/3.2-matmul.md"
 
 // The ladder. Inner-loop counts per warp per k (derivations beside each kernel in the chapter):
 //   v1  1 FFMA, 2 loads + 1 address add; A's load touches 32 lines, B's is a broadcast: 33
@@ -222,7 +222,7 @@ inline constexpr Rung kV8DoubleBuffered{128, 128, 8, 128, 128, 256,     2,      
                                         transposed_staging(8, 132, 1, 1)};
 
 }  // namespace matmul::model
-#line 1768 "chapters/3.2-matmul.md"
+#line 1748 "chapters/3.2-matmul.md"
 
 // v9's shapes as rungs. A lane's patch is (WM / 8) x (WN / 4) in 4 x 4 pieces; per k a warp
 // issues one 128-bit load per piece row and column, each a single wavefront.
@@ -241,7 +241,7 @@ constexpr Rung tuned_rung(TileShape s) {
 }
 
 }  // namespace matmul::model
-#line 2560 "chapters/3.2-matmul.md"
+#line 2546 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 
