@@ -127,6 +127,9 @@
             processTerm: function (term) { return term || null; },
             prefix: true,
             fuzzy: function (term) { return term.length >= 4 ? 1 : 0; },
+            // a typo's match counts a tenth of an exact one (MiniSearch's default is 0.45), so that
+            // `mbarrier` ranks the pages about mbarriers above those about `barrier`, one edit away
+            weights: { fuzzy: 0.1, prefix: 0.375 },
             combineWith: 'AND',
             boost: { h: 3, x: 2 },
             // headings first, prose next, code (long, and full of repeated names) last
