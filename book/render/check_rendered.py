@@ -60,6 +60,7 @@ import json
 import os
 import re
 import select
+import signal
 import shutil
 import subprocess
 import sys
@@ -886,7 +887,9 @@ def cdp_page(browser, url, result_js, timeout=120, cpu_slowdown=1):
     messages ended by NUL), with the CPU throttled cpu_slowdown times (1: off), and evaluates
     result_js every 0.2 s until it gives a non-empty value, which it returns. Real time: --dump-dom
     with --virtual-time-budget would fast-forward the clocks, and no task would look long."""
-    with tempfile.TemporaryDirectory() as work:
+    # The profile's folder is removed after Chromium is killed; a child of it still writing there
+    # as it dies (the renderer, the crash handler) must not turn a finished check into an error.
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as work:
         to_browser, from_browser = os.pipe(), os.pipe()
 
         def wire():   # in the child: its fd 3 reads what we write, its fd 4 writes what we read
@@ -899,7 +902,7 @@ def cdp_page(browser, url, result_js, timeout=120, cpu_slowdown=1):
                                  '--disable-background-networking', '--disable-component-update', '--disable-sync',
                                  '--allow-file-access-from-files', '--remote-debugging-pipe',
                                  '--user-data-dir=' + os.path.join(work, 'profile'), '--window-size=1200,900',
-                                 'about:blank'], preexec_fn=wire, close_fds=False,
+                                 'about:blank'], preexec_fn=wire, close_fds=False, start_new_session=True,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_browser[0])
         os.close(from_browser[1])
@@ -940,7 +943,10 @@ def cdp_page(browser, url, result_js, timeout=120, cpu_slowdown=1):
                 time.sleep(0.2)
             raise RuntimeError('%s gave no result in %d s' % (url, timeout))
         finally:
-            proc.kill()
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)   # Chromium and every child it started
+            except ProcessLookupError:
+                pass
             proc.wait()
             os.close(to_browser[1])
             os.close(from_browser[0])
