@@ -2,23 +2,13 @@
 
 #include <algorithm>
 
+#include "blocks.h"
 #include "box.h"
-#include "code_lines.h"
 #include "line_shapes.h"
 #include "spans.h"
 
 namespace weave {
 namespace {
-
-// A closing fence: the opening's character, at least as many, nothing after but spaces.
-bool closes_fence(const std::string& text, const std::string& fence) {
-  size_t i = text.find_first_not_of(' ');
-  if (i == std::string::npos || i > 3) return false;
-  size_t j = text.find_first_not_of(fence[0], i);
-  size_t run = (j == std::string::npos ? text.size() : j) - i;
-  return run >= fence.size() &&
-         (j == std::string::npos || text.find_first_not_of(" \t\r", j) == std::string::npos);
-}
 
 struct OpenDiv {
   int line;
@@ -156,39 +146,34 @@ class ChapterWeaver {
     paragraph_line_ = 0;
   }
 
-  // Every line of the chapter: the front matter kept, code copied, prose gathered into
-  // paragraphs, the rest (fences, directives, divs, headings, blank lines) by structure().
+  // Every line of the chapter: the front matter kept, code (as cmark reads it) copied, headings
+  // woven with the box after the first, prose gathered into paragraphs, the rest (directives,
+  // divs, blank lines) by structure().
   void weave_lines() {
     const std::vector<std::string>& all = chapter_.lines;
-    for (const auto& l : all) has_directive_ = has_directive_ || is_directive(l, "box");
-    const std::vector<bool> code = code_lines(all);
+    const Blocks blocks = read_blocks(all, fm_.present ? fm_.body_line : 1);
+    for (size_t i = 0; i < all.size(); ++i)
+      has_directive_ =
+          has_directive_ || (blocks.roles[i] == LineRole::text && is_directive(all[i], "box"));
     size_t first = fm_.present ? static_cast<size_t>(fm_.body_line - 1) : 0;
     for (size_t i = 0; i < first && i < all.size(); ++i) lines_.push_back(all[i]);
-    if (!has_directive_) {  // every page has its box: after the first heading, or at the top
-      bool any_heading = false;
-      for (size_t i = first; i < all.size(); ++i) any_heading = any_heading || is_heading(all[i]);
-      if (!any_heading) {
-        emit_box();
-        lines_.push_back("");
-      }
+    if (!has_directive_ && !blocks.has_heading) {  // every page has its box: after the first
+      emit_box();                                  // heading, or at the top
+      lines_.push_back("");
     }
     for (size_t i = first; i < all.size(); ++i) {
       const std::string& text = all[i];
       int n = static_cast<int>(i) + 1;
-      if (!fence_.empty()) {
-        lines_.push_back(text);
-        if (closes_fence(text, fence_)) fence_.clear();
-        continue;
-      }
-      if (code[i] && fence_opening(text).empty()) {  // an indented code block, an HTML comment
+      if (blocks.roles[i] != LineRole::text) {
         flush();
-        lines_.push_back(text);
+        if (blocks.roles[i] == LineRole::code)
+          lines_.push_back(text);
+        else
+          heading(text, n);
         continue;
       }
       size_t start = text.find_first_not_of(" \t");
-      bool prose = start != std::string::npos && text.compare(start, 3, ":::") != 0 &&
-                   fence_opening(text).empty() && !is_heading(text);
-      if (prose) {
+      if (start != std::string::npos && text.compare(start, 3, ":::") != 0) {  // prose
         for (const OpenDiv& d : divs_)
           if (d.claim >= 0)
             out_.claims[d.claim].text += (out_.claims[d.claim].text.empty() ? "" : " ") + text;
@@ -200,15 +185,28 @@ class ChapterWeaver {
       structure(text, n);
     }
     flush();
-    if (!fence_.empty())
-      diagnostics_.error(file_, fence_line_,
-                         "this code block is never closed: end it with a line " + fence_);
+    for (const FenceBlock& f : blocks.fences)
+      if (!f.closed)
+        diagnostics_.error(file_, f.open_line,
+                           "this code block is never closed: end it with a line " + f.fence);
     for (const OpenDiv& d : divs_)
       diagnostics_.error(file_, d.line, "this ::: div is never closed: end it with a line ':::'");
   }
 
-  // A line that is not prose: a fence, a directive, a claim or a div opening or closing, a
-  // heading (the box goes after the first), or a blank line.
+  // A heading, woven as a paragraph of its own; the box goes after the first, unless a
+  // ::: box ::: places it.
+  void heading(const std::string& text, int n) {
+    paragraph_ = text;
+    paragraph_line_ = n;
+    flush();
+    if (!has_directive_ && !box_done_) {
+      lines_.push_back("");
+      emit_box();
+    }
+  }
+
+  // A text line that is not prose: a directive, a claim or a div opening or closing, or a blank
+  // line.
   void structure(const std::string& text, int n) {
     const BookContext& book = book_;
     Diagnostics& diagnostics = diagnostics_;
@@ -218,19 +216,11 @@ class ChapterWeaver {
     ChapterOutput& out = out_;
     std::vector<std::string>& lines = lines_;
     std::vector<OpenDiv>& divs = divs_;
-    const bool wants_box = true, has_directive = has_directive_, box_done = box_done_;
-    std::string& paragraph = paragraph_;
-    int& paragraph_line = paragraph_line_;
-    std::string& fence = fence_;
-    int& fence_line = fence_line_;
+    const bool box_done = box_done_;
     Scope& scope = scope_;
     const Scope* beside = beside_;
     const std::string& reference_gpu = reference_gpu_;
-    if (std::string run = fence_opening(text); !run.empty()) {
-      fence = run;
-      fence_line = n;
-      lines.push_back(text);
-    } else if (is_directive(text, "box")) {
+    if (is_directive(text, "box")) {
       if (box_done)
         diagnostics.error(file, n, "a second ::: box ::: (a chapter has one box)");
       else
@@ -262,14 +252,6 @@ class ChapterWeaver {
     } else if (is_div_open(text)) {
       divs.push_back({n});
       lines.push_back(text);
-    } else if (is_heading(text)) {
-      paragraph = text;
-      paragraph_line = n;
-      flush();
-      if (wants_box && !has_directive && !box_done) {
-        lines.push_back("");
-        emit_box();
-      }
     } else {
       lines.push_back(text);  // a blank line
     }
@@ -366,8 +348,6 @@ class ChapterWeaver {
   bool has_directive_ = false;      // a ::: box ::: places the box; else after the first heading
   bool box_done_ = false;
   std::vector<OpenDiv> divs_;
-  std::string fence_;  // the open code fence, empty outside code
-  int fence_line_ = 0;
   std::string paragraph_;  // prose lines waiting to be woven together
   int paragraph_line_ = 0;
 };

@@ -90,7 +90,19 @@ INSTANTIATE_TEST_SUITE_P(
         GoodInput{
             "HtmlComment",
             [](auto& b) { append(b, "<!-- [alpha/v9@1 : time]{.m}\n[nope@2 : time]{.m} -->"); },
-            "<!-- [alpha/v9@1 : time]{.m}\n[nope@2 : time]{.m} -->"}));
+            "<!-- [alpha/v9@1 : time]{.m}\n[nope@2 : time]{.m} -->"},
+        // A fence shown inside a comment opens no code block (the line scanner opened one there
+        // and read the rest of the chapter as code, never closed).
+        GoodInput{
+            "FenceInAComment",
+            [](auto& b) { append(b, "<!--\n```\n-->\nAfter [alpha/v1_naive@2^20 : time]{.m}."); },
+            "After [1.00 ms]{.measured"},
+        // Four spaces into a list item, a fence is code too: its span is not woven.
+        GoodInput{"FenceInAListItem",
+                  [](auto& b) {
+                    append(b, "- An item:\n\n    ```\n    [alpha/v9@1 : time]{.m}\n    ```");
+                  },
+                  "\n    [alpha/v9@1 : time]{.m}\n"}));
 
 // Inputs that are wrong: an error naming the file and line (a part of it given), exit 2, the
 // previous output intact.
@@ -217,6 +229,11 @@ INSTANTIATE_TEST_SUITE_P(
                              "\"date\": \"<script>alert(1)</script>\"");
                  },
                  records + "1.json: error: date holds the character '<'"},
+        // A fence left open in a block quote ends there (cmark and Pandoc read it so): it is
+        // named, where the line scanner saw no fence at all.
+        BadInput{"FenceNeverClosedInABlockQuote",
+                 [](auto& b) { append(b, "> ```\n> code\n\nAfter."); },
+                 last_line + "this code block is never closed: end it with a line ```"},
         // W28: a NUL passed raw into the woven Markdown and the HTML.
         BadInput{"NulByte", [](auto& b) { append(b, std::string("A NUL \0 here.", 13)); },
                  last_line + "the control character 0x00 at column 7"}));
