@@ -174,6 +174,20 @@ bool is_count(const nlohmann::json& n) {
   return d >= 0 && d <= 1e9 && d == std::floor(d);
 }
 
+// A name's letters and digits, lower case: "NVIDIA H200" and "nvidia-h200" are both nvidiah200.
+std::string letters_and_digits(const std::string& name) {
+  std::string out;
+  for (unsigned char c : name)
+    if (std::isalnum(c)) out += static_cast<char>(std::tolower(c));
+  return out;
+}
+
+// Is the folder named for this GPU? measure.py names it gpu_slug(gpu) (nvidia-h200), or as told
+// by --gpu-slug, which may add to it (nvidia-h200-24gib, a run under a memory cap).
+bool named_for(const std::string& folder, const std::string& gpu) {
+  return letters_and_digits(folder).starts_with(letters_and_digits(gpu));
+}
+
 bool holds_records(const fs::path& folder) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(folder, ec))
@@ -361,6 +375,16 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
                               "into its GPU's folder, or measure it again here (make measure "
                               "CHAPTER=" +
                               id + ")");
+  // The folder is named for the GPU its records name (tools.md O2): a record of another GPU, alone
+  // in a folder or with its machine.json, would be woven under this folder's GPU.
+  auto misplaced = [&](const std::string& file, const std::string& gpu, const std::string& what) {
+    diagnostics.error(file, 0,
+                      "was measured on " + gpu + ", but lies in the folder " + store.folder +
+                          ", which is named for another GPU: move it into " + folder.string() +
+                          "/<its GPU's name as measure.py writes it> (" + what + ")");
+  };
+  if (store.machine && !store.machine->gpu.empty() && !named_for(store.slug, store.machine->gpu))
+    misplaced(store.machine->file, store.machine->gpu, "with the records beside it");
   // Without a machine.json the folder's records still name one GPU between them (tools.md O2).
   if (!store.machine && !store.machine_unreadable) {
     const Record* first = nullptr;
@@ -378,6 +402,8 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
                               id + ")");
       }
     }
+    if (first && !named_for(store.slug, first->gpu))
+      misplaced(first->file, first->gpu, "with the records beside it that name that GPU");
   }
   return store;
 }

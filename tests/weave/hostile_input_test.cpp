@@ -216,6 +216,23 @@ INSTANTIATE_TEST_SUITE_P(
                  },
                  records + "2.json: error: was measured on Other GPU, but " + records +
                      "1.json on Test GPU"},
+        // W21, O2: the folder's records and its machine.json agree, but name a GPU that is not
+        // the folder's: they would be woven as the folder's GPU's.
+        BadInput{"AFolderOfAnotherGpusRecords",
+                 [](auto& b) {
+                   for (const char* file : {"1.json", "machine.json"})
+                     for (int i = 0; i < 2; ++i)
+                       b.replace(records + file, "\"Test GPU\"", "\"NVIDIA A100\"");
+                 },
+                 records + "machine.json: error: was measured on NVIDIA A100, but lies in the "
+                           "folder book/measurements/testgpu, which is named for another GPU"},
+        BadInput{"ARecordAloneInAnotherGpusFolder",
+                 [](auto& b) {
+                   b.remove(records + "machine.json");
+                   for (int i = 0; i < 2; ++i)
+                     b.replace(records + "1.json", "\"Test GPU\"", "\"NVIDIA A100\"");
+                 },
+                 records + "1.json: error: was measured on NVIDIA A100, but lies in the folder"},
         // W20: record text woven raw into the box: live HTML in every page.
         BadInput{"MarkupInTheGpuName",
                  [](auto& b) {
