@@ -12,6 +12,7 @@
 #include <iostream>
 #include <string>
 
+#include "measurements.h"
 #include "weave.h"
 
 int main(int argc, char** argv) {
@@ -52,6 +53,16 @@ int main(int argc, char** argv) {
     std::cerr << "weave: " << error.what() << ": see weave --help\n";
     return 1;
   }
+  // A slug names a folder under --measurements, never a path (tools.md Z6: --gpu
+  // ../../book/measurements/nvidia-h200 walked out and back in): measure.py's rule for its names.
+  for (const auto& [flag, slug] :
+       {std::pair{"--gpu", options.gpu}, {"--reference", options.reference}})
+    if (!weave::is_gpu_slug(slug) && !slug.empty()) {
+      std::cerr << "weave: " << flag << " '" << slug
+                << "': a GPU's slug is lower-case letters and digits joined by single '-', such as "
+                   "nvidia-h200 (the name of its folder under --measurements): see weave --help\n";
+      return 1;
+    }
   options.root = root;
   options.book = book;
   options.measurements = measurements;

@@ -23,10 +23,13 @@ std::optional<nlohmann::json> parse_json(const std::string& text, const std::str
   try {
     auto j = nlohmann::json::parse(text);
     if (!j.is_object()) throw std::runtime_error("the top level is not an object");
-    if (j.value("format", 0) != 1)
+    // The whole number 1: not "1", not 1.9 (tools.md P5, Z6; the library's type error said
+    // neither the field nor what it should be).
+    const nlohmann::json format = j.value("format", nlohmann::json());
+    if (!format.is_number_integer() || format.get<long long>() != 1)
       diagnostics.error(shown, 0,
-                        "has format " + j.value("format", nlohmann::json()).dump() +
-                            ", the weaver reads format 1 (book/CONVENTIONS.md)");
+                        "has format " + format.dump() +
+                            ", the weaver reads format 1, a number (book/CONVENTIONS.md)");
     return j;
   } catch (const std::exception& e) {
     diagnostics.error(
@@ -70,10 +73,29 @@ void check_printed_words(const nlohmann::json& j, const std::string& shown,
             "\", which is not ISO 8601 (2026-11-29T15:02:11Z); run make measure again");
 }
 
+// A field of the wrong type is named, with the type it should have: a chapter 3.1 (a number)
+// was read as no chapter, a gpu list or a context string was passed over in silence (tools.md
+// P5, Z6), and the box said 'not yet measured' beside woven numbers.
+void check_field_types(const nlohmann::json& j, const std::string& shown,
+                       Diagnostics& diagnostics) {
+  auto wrong = [&](const char* key, const char* should) {
+    diagnostics.error(shown, 0,
+                      std::string("has the ") + key + " " + j[key].dump().substr(0, 60) +
+                          ", which is not " + should +
+                          "; make measure writes records: run it again, or git checkout the file");
+  };
+  for (const char* key : {"chapter", "title", "src", "gpu", "date", "sources_sha256"})
+    if (j.contains(key) && !j[key].is_string()) wrong(key, "a string (\"...\")");
+  for (const char* key : {"context", "tests"})
+    if (j.contains(key) && !j[key].is_object()) wrong(key, "an object ({...})");
+  if (j.contains("sources") && !j["sources"].is_array()) wrong("sources", "a list of paths");
+}
+
 Record read_record(const nlohmann::json& j, const std::string& shown, Diagnostics& diagnostics) {
   Record r;
   r.file = shown;
   check_printed_words(j, shown, diagnostics);
+  check_field_types(j, shown, diagnostics);
   r.chapter = text_field(j, "chapter");
   r.title = text_field(j, "title");
   r.src = text_field(j, "src");
@@ -133,6 +155,7 @@ Machine read_machine(const nlohmann::json& j, const std::string& shown, Diagnost
   Machine m;
   m.file = shown;
   check_printed_words(j, shown, diagnostics);
+  check_field_types(j, shown, diagnostics);
   m.gpu = text_field(j, "gpu");
   m.date = text_field(j, "date");
   m.sources_sha256 = text_field(j, "sources_sha256");
@@ -286,6 +309,19 @@ void add_measurement_file(MeasurementStore& store, const std::string& stem, cons
                       "says it is chapter \"" + r->chapter + "\" but is named " + stem +
                           ".json: records are named <chapter id>.json");
   store.records[stem] = std::move(*r);
+}
+
+bool is_gpu_slug(const std::string& slug) {
+  bool after_dash = true;  // no dash first, none twice, none last
+  for (char c : slug) {
+    const bool dash = c == '-';
+    if (dash ? after_dash
+             : !(std::islower(static_cast<unsigned char>(c)) ||
+                 std::isdigit(static_cast<unsigned char>(c))))
+      return false;
+    after_dash = dash;
+  }
+  return !slug.empty() && !after_dash;
 }
 
 std::vector<std::string> gpu_folders(const fs::path& root, const fs::path& folder) {

@@ -84,6 +84,10 @@ MeasurementStore load_measurements(const std::filesystem::path& root,
 std::vector<std::string> gpu_folders(const std::filesystem::path& root,
                                      const std::filesystem::path& folder);
 
+// A GPU folder's name as measure.py writes it: lower-case letters and digits joined by single '-'
+// (nvidia-h200, nvidia-h200-24gib).
+bool is_gpu_slug(const std::string& slug);
+
 // Adds one file of a GPU's folder, given its text: machine.json (stem "machine") or the record
 // <stem>.json; a file with any error is refused whole (named in store.unreadable). The loader
 // reads each file through this; the fuzzer (tests/weave/fuzz_weave.cpp) calls it directly.

@@ -233,6 +233,33 @@ INSTANTIATE_TEST_SUITE_P(
                      b.replace(records + "1.json", "\"Test GPU\"", "\"NVIDIA A100\"");
                  },
                  records + "1.json: error: was measured on NVIDIA A100, but lies in the folder"},
+        // W17 (P5): a record's type errors in the library's words, or not seen at all.
+        BadInput{
+            "FormatAString",
+            [](auto& b) { b.replace(records + "1.json", "\"format\": 1", "\"format\": \"1\""); },
+            records + "1.json: error: has format \"1\", the weaver reads format 1, a number"},
+        BadInput{
+            "ChapterANumber",
+            [](auto& b) { b.replace(records + "1.json", "\"chapter\": \"1\"", "\"chapter\": 1"); },
+            records + "1.json: error: has the chapter 1, which is not a string"},
+        // W18 (Z6): format 1.9 passed as 1; a gpu list and a context string were passed over.
+        BadInput{"FormatAFraction",
+                 [](auto& b) { b.replace(records + "1.json", "\"format\": 1", "\"format\": 1.9"); },
+                 records + "1.json: error: has format 1.9"},
+        BadInput{"GpuAList",
+                 [](auto& b) {
+                   b.replace(records + "1.json", "\"gpu\": \"Test GPU\"",
+                             "\"gpu\": [\"Test GPU\"]");
+                 },
+                 records + "1.json: error: has the gpu [\"Test GPU\"], which is not a string"},
+        BadInput{"ContextAString",
+                 [](auto& b) {
+                   std::string r = b.read(records + "1.json");
+                   const size_t from = r.find("\"context\""), to = r.find("\"tests\"");
+                   b.write(records + "1.json",
+                           r.replace(from, to - from, "\"context\": \"none\",\n  "));
+                 },
+                 records + "1.json: error: has the context \"none\", which is not an object"},
         // W20: record text woven raw into the box: live HTML in every page.
         BadInput{"MarkupInTheGpuName",
                  [](auto& b) {
