@@ -39,7 +39,7 @@ class ChapterWeaver {
     out_.stale = record_ && is_stale(chapter, *record_, book);
     out_.kernels = kernel_results(fm_, file_, scope_, diagnostics);
     for (const Named& s : fm_.symbols)
-      if (!book.symbols->find(s.name))
+      if (book.symbols->readable() && !book.symbols->find(s.name))
         diagnostics.error(file_, s.line,
                           "unknown symbol '" + s.name +
                               "': define it in book/symbols.json (known: " + book.symbols->names() +

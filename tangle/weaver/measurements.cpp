@@ -352,6 +352,7 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
     chosen = folder.filename() == gpu_slug ? folder : folder / gpu_slug;
     if (!fs::is_directory(folder.is_absolute() ? chosen : root / chosen, ec)) {
       diagnostics.error(folder.string(), 0, "has no folder for the GPU '" + gpu_slug + "'");
+      store.unreadable.push_back(folder.string());  // said: no value is counted as unmeasured
       return store;
     }
   } else if (std::vector<std::string> gpus = gpu_folders(root, folder); !gpus.empty()) {
@@ -362,6 +363,7 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
                         "holds records of its own beside the GPU folders (" + gpus.front() +
                             ", ...): move each *.json there into the folder of the GPU that "
                             "measured it, or remove it");
+      store.unreadable.push_back(folder.string());
       return store;
     }
     bool has_reference = std::find(gpus.begin(), gpus.end(), reference) != gpus.end();
@@ -373,6 +375,7 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
                             ") and none is the reference GPU" +
                             (reference.empty() ? "" : " '" + reference + "'") +
                             ": choose one with --gpu SLUG (make book GPU=SLUG)");
+      store.unreadable.push_back(folder.string());
       return store;
     }
     chosen = folder / (gpus.size() > 1 ? reference : gpus.front());

@@ -61,7 +61,8 @@ struct MeasurementStore {
   bool beside_reference = false;
   std::optional<Machine> machine;
   std::map<std::string, Record> records;  // by chapter id
-  // The files there that could not be read, or held a wrong quantity (each already an error):
+  // The files there that could not be read, or held a wrong quantity (each already an error), or
+  // the folder itself when no GPU's folder in it could be chosen:
   // they are left out whole, and what depends on them is not reported again: one corrupt
   // machine.json is one error, not one per value it would have given.
   std::vector<std::string> unreadable;
