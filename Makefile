@@ -19,8 +19,10 @@ WEAVE_FLAGS = --reference $(REFERENCE_GPU) $(if $(WEAVE_GPU),--gpu $(WEAVE_GPU))
 # make measure's command line (MEASURE_FLAGS: e.g. --no-counters, --gpu-slug NAME); make book goes on
 # to weave a run that wrote its records with some results skipped or failed (measure.py's exit 3)
 MEASURE_RUN = $(PYTHON) tangle/measure.py --build $(BUILD) $(if $(CHAPTER),--chapter $(CHAPTER)) $(MEASURE_FLAGS)
-# the weaver's command line; make book runs it itself (a second make for it cost a tenth of a second)
-WOVEN       = $(WEAVE) --measurements book/measurements --out $(BUILD)/book/woven $(WEAVE_FLAGS)
+# the weaver's command line; make book runs it itself (a second make for it cost a tenth of a second);
+# it holds the render's lock (book/render/main.py), so no weave rewrites the woven folder while a
+# render (or book/serve.py) reads it
+WOVEN       = $(WEAVE) --measurements book/measurements --out $(BUILD)/book/woven --lock $(BUILD)/book.lock $(WEAVE_FLAGS)
 
 .PHONY: deps configure tools tangle chapters build test measure profile weave book serve clean format
 deps:               ; @.ci/deps

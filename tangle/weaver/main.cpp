@@ -12,6 +12,7 @@
 #include <iostream>
 #include <string>
 
+#include "lock.h"
 #include "measurements.h"
 #include "weave.h"
 
@@ -39,6 +40,10 @@ int main(int argc, char** argv) {
   app.add_option("--out", out, "where the woven chapters go")->capture_default_str();
   app.add_flag("--strict", options.strict,
                "stale chapters, broken claims and unmeasured values are errors");
+  std::string lock;
+  app.add_option("--lock", lock,
+                 "held locked for the whole run, waited for if another holds it (make weave and "
+                 "make book give build/book.lock, the render's lock)");
   app.add_flag("--measured-now", options.measured_now,
                "the records were written by this very build");
   app.footer(
@@ -70,6 +75,19 @@ int main(int argc, char** argv) {
   options.symbols = symbols;
   options.out = out;
 
+  if (!lock.empty()) {
+    std::string why;
+    weave::LockState state = weave::hold_lock(lock, false, why);
+    if (state == weave::LockState::busy) {
+      std::cerr << "weave: " << lock
+                << " is held by another weave or render of the book; waiting for it\n";
+      state = weave::hold_lock(lock, true, why);
+    }
+    if (state == weave::LockState::failed) {
+      std::cerr << "weave: error: " << lock << " " << why << "; nothing written\n";
+      return 2;
+    }
+  }
   weave::Diagnostics diagnostics;
   int status = 2;
   try {
