@@ -23,15 +23,29 @@ struct FenceBlock {
   bool closed = false;
 };
 
+// An inline code span, its backticks included: from (line, column) to (end_line, end_column),
+// 1-based, inclusive, in bytes. Its text is never woven (SYNTAX.md), and it ends every bracket
+// open before it; cmark knows what a line scan did not: a backslash-escaped backtick opens none,
+// an unmatched run is text.
+struct CodeSpan {
+  int line = 0, column = 0, end_line = 0, end_column = 0;
+};
+
 struct Blocks {
-  std::vector<LineRole> roles;     // one per chapter line; the front matter's lines are text
-  std::vector<FenceBlock> fences;  // in order
-  bool has_heading = false;        // a top-level heading in the body
+  std::vector<LineRole> roles;       // one per chapter line; the front matter's lines are text
+  std::vector<FenceBlock> fences;    // in order
+  std::vector<CodeSpan> code_spans;  // in order
+  bool has_heading = false;          // a top-level heading in the body
 };
 
 // `lines` is the whole chapter; the body starts at line `body_line` (1-based: after the front
 // matter), and only the body is given to cmark (a front matter's "title: x" over its closing
 // "---" would read as a setext heading).
 Blocks read_blocks(const std::vector<std::string>& lines, int body_line);
+
+// The code spans of a paragraph (its lines joined by '\n', the first at `first_line`) as offsets
+// into it, [begin, end), in order: those of `spans` that fall in it, cut at its ends.
+std::vector<std::pair<size_t, size_t>> code_ranges(const std::vector<CodeSpan>& spans,
+                                                   const std::string& paragraph, int first_line);
 
 }  // namespace weave

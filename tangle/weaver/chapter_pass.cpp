@@ -151,7 +151,9 @@ class ChapterWeaver {
   // divs, blank lines) by structure().
   void weave_lines() {
     const std::vector<std::string>& all = chapter_.lines;
-    const Blocks blocks = read_blocks(all, fm_.present ? fm_.body_line : 1);
+    blocks_ = read_blocks(all, fm_.present ? fm_.body_line : 1);
+    const Blocks& blocks = blocks_;
+    inline_context_.code_spans = &blocks_.code_spans;
     for (size_t i = 0; i < all.size(); ++i)
       has_directive_ =
           has_directive_ || (blocks.roles[i] == LineRole::text && is_directive(all[i], "box"));
@@ -344,6 +346,7 @@ class ChapterWeaver {
   BoxInput box_;
   InlineContext inline_context_;
 
+  Blocks blocks_;                   // the chapter as cmark reads it
   std::vector<std::string> lines_;  // the woven chapter
   bool has_directive_ = false;      // a ::: box ::: places the box; else after the first heading
   bool box_done_ = false;

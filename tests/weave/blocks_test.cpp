@@ -106,6 +106,27 @@ TEST(Blocks, DivLinesAreText) {
   EXPECT_EQ(roles(read("::: {.claim expr=\"a < b\"}\nText.\n:::\n::: box :::\n")), "tttt");
 }
 
+TEST(Blocks, CodeSpansWithTheirBackticks) {
+  Blocks b = read("x `` ` `` y\n`a\nb` [e]{.m}\n\\`no` `c`\n");
+  ASSERT_EQ(b.code_spans.size(), 3u);
+  auto is = [](const CodeSpan& s, int line, int column, int end_line, int end_column) {
+    return s.line == line && s.column == column && s.end_line == end_line &&
+           s.end_column == end_column;
+  };
+  EXPECT_TRUE(is(b.code_spans[0], 1, 3, 1, 9));
+  EXPECT_TRUE(is(b.code_spans[1], 2, 1, 3, 2));  // over a line break
+  EXPECT_TRUE(is(b.code_spans[2], 4, 5, 4, 7));  // "\`" opens none: "` `" is the span
+  EXPECT_EQ(roles(b), "tttt");
+}
+
+TEST(Blocks, CodeRangesInAParagraph) {
+  const std::vector<CodeSpan> spans = {{1, 1, 1, 3}, {3, 2, 4, 1}, {4, 4, 4, 6}, {9, 1, 9, 3}};
+  const std::string paragraph = "ab `c`\nd `e";  // lines 4 and 5 of its chapter
+  using Ranges = std::vector<std::pair<size_t, size_t>>;
+  EXPECT_EQ(code_ranges(spans, paragraph, 4), (Ranges{{0, 1}, {3, 6}}));  // the first cut
+  EXPECT_TRUE(code_ranges(spans, paragraph, 10).empty());
+}
+
 // cmark is linear: the lines that crashed std::regex (tools.md C1) are read in milliseconds.
 TEST(Blocks, LongLinesAreReadInLinearTime) {
   const std::string long_line(1 << 20, 'x');

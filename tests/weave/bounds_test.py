@@ -36,6 +36,7 @@ def weaver_cases():
     yield '1 000 000 brackets', '[' * (MB - 100)
     yield '27 000 spans', ' '.join(['[alpha/v1_naive@2^20 : time]{.m}'] * 27_000)
     yield 'a power of one', 'A [alpha/v1@1^9999999999999999 : time]{.m}.'
+    yield '190 000 paragraphs of inline code', '`a`\n\n' * 190_000
     yield '1 MB of indented code', 'Code:\n\n' + '    [alpha/v9@1 : time]{.m}\n' * 35_000
 
 

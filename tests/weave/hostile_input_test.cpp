@@ -97,6 +97,16 @@ INSTANTIATE_TEST_SUITE_P(
             "FenceInAComment",
             [](auto& b) { append(b, "<!--\n```\n-->\nAfter [alpha/v1_naive@2^20 : time]{.m}."); },
             "After [1.00 ms]{.measured"},
+        // Inline code in a list item's second paragraph (indented four spaces): found in the
+        // chapter's tree, not woven.
+        GoodInput{
+            "InlineCodeInAListItemParagraph",
+            [](auto& b) { append(b, "- An item.\n\n    More: `[alpha/v9@1 : time]{.m}` here."); },
+            "    More: `[alpha/v9@1 : time]{.m}` here."},
+        // An escaped backtick opens no code: the value after it is woven.
+        GoodInput{"EscapedBacktick",
+                  [](auto& b) { append(b, "A \\` and [alpha/v1_naive@2^20 : time]{.m}."); },
+                  "A \\` and [1.00 ms]{.measured"},
         // Four spaces into a list item, a fence is code too: its span is not woven.
         GoodInput{"FenceInAListItem",
                   [](auto& b) {
