@@ -45,5 +45,22 @@ TEST(RootCause, SeveralGpusWithoutAChoiceIsOneErrorAndNoWarning) {
   EXPECT_EQ(run.printed.find("warning"), std::string::npos) << said(run);
 }
 
+// P9: the same error at the same line is said once (a YAML alias used nine times gave nine).
+TEST(RootCause, TheSameErrorAtOneLineIsSaidOnce) {
+  Diagnostics d;
+  d.error("c.md", 3, "bad");
+  d.error("c.md", 3, "bad");
+  d.error("c.md", 4, "bad");
+  d.warning("c.md", 3, "bad");
+  d.warning("c.md", 3, "bad");
+  EXPECT_EQ(d.errors().size(), 2u);
+  EXPECT_EQ(d.warnings().size(), 1u);
+  FixtureBook book;
+  book.write("chapters/1-alpha.md", book.read("chapters/1-alpha.md") +
+                                        "\nTwice [nope@1 : time]{.m}, [nope@1 : time]{.m}.\n");
+  auto run = book.weave();
+  EXPECT_EQ(run.diagnostics.errors().size(), 1u) << said(run);
+}
+
 }  // namespace
 }  // namespace weave
