@@ -5,6 +5,7 @@
 #include "blocks.h"
 #include "box.h"
 #include "chapter_report.h"
+#include "figure_refs.h"
 #include "line_shapes.h"
 #include "spans.h"
 
@@ -69,65 +70,10 @@ class ChapterWeaver {
   }
 
  private:
-  // A figure's path; kUnmeasuredFigure while there are no ceilings to draw it under; "" on an
-  // error.
+  // A figure's path (figure_refs.h).
   std::string figure(const std::string& target, int line) {
-    const BookContext& book = book_;
-    Diagnostics& diagnostics = diagnostics_;
-    const std::string& file = file_;
-    ChapterOutput& out = out_;
-    InlineContext& inline_context = inline_context_;
-    bool ceilings = book.store->machine && book.store->machine->ceilings.count("copy_bandwidth");
-    // roofline:ID draws chapter ID's kernels; roofline:ID/NAME those it lists with figure: NAME.
-    const std::string id = target.substr(0, target.find('/'));
-    const std::string name =
-        target.find('/') == std::string::npos ? "" : target.substr(target.find('/') + 1);
-    const std::string figure_id = name.empty() ? id : id + "-" + name;
-    if (id != "book") {
-      auto it = book.chapters_by_id.find(id);
-      if (it == book.chapters_by_id.end()) {
-        diagnostics.error(
-            file, line,
-            "roofline:" + target + " names no chapter: use a chapter's id or roofline:book");
-        return "";
-      }
-      const auto& kernels = it->second->fm.kernels;
-      if (kernels.empty()) {
-        diagnostics.error(
-            file, line,
-            "roofline:" + target + ": chapter " + id + " lists no kernels: in its front matter");
-        return "";
-      }
-      bool listed = std::any_of(kernels.begin(), kernels.end(),
-                                [&](const KernelPoint& k) { return k.figure == name; });
-      if (!listed) {
-        diagnostics.error(
-            file, line,
-            "roofline:" + target + ": chapter " + id + " lists no kernel " +
-                (name.empty() ? std::string("without a figure: field") : "with figure: " + name) +
-                " in its front matter");
-        return "";
-      }
-      if (!ceilings && book.store->record(id) && !book.store->machine_unreadable) {
-        diagnostics.error(file, line,
-                          "roofline:" + target + ": chapter " + id +
-                              " has kernels but no ceilings to draw "
-                              "them under: " +
-                              book.store->folder + "/machine.json is missing; run make measure");
-        return "";
-      }
-    } else if (!name.empty()) {
-      diagnostics.error(
-          file, line,
-          "roofline:" + target + ": the book's figure has no named parts: use roofline:book");
-      return "";
-    }
-    if (!ceilings) {
-      inline_context.unmeasured_lines.push_back(line);
-      return kUnmeasuredFigure;
-    }
-    out.figures.insert(figure_id);
-    return "figures/roofline-" + figure_id + ".svg";
+    return figure_path(target, {file_, line}, book_, diagnostics_, out_.figures,
+                       inline_context_.unmeasured_lines);
   }
 
   void emit_box() {
