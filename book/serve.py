@@ -36,6 +36,7 @@ sys.dont_write_bytecode = True
 import book_index  # noqa: E402
 import downloads  # noqa: E402
 import pages  # noqa: E402
+from main import exclusive  # noqa: E402
 from stamps import State, read_bytes, write_file  # noqa: E402
 
 ASSETS = ['style.css', 'book.js']
@@ -94,7 +95,14 @@ class Book:
             raise RuntimeError('the weaver failed (exit %d):\n%s' % (done.returncode, (done.stderr or done.stdout).strip()))
 
     def render(self, basenames):
-        """Weaves, then renders the pages of the chapters named; returns their page names."""
+        """Weaves, then renders the pages of the chapters named; returns their page names. Holds the
+        render's lock (OUT.lock, as make book and make weave do) throughout: a make book's render
+        swaps OUT for its staging folder, and a page written into OUT before the swap, or a woven
+        folder rewritten while that render reads it, would be lost or mixed."""
+        with exclusive(self.out):
+            return self.render_locked(basenames)
+
+    def render_locked(self, basenames):
         self.weave_book()
         title, chapters = book_index.read(self.woven, self.root)
         api_map = os.path.join(self.out, '.render', 'api-map.tsv')

@@ -2,6 +2,8 @@
 
 #include "manifest.h"
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -13,8 +15,16 @@ namespace {
 std::string folder_problem(const std::string& folder) {
   if (folder.empty())
     return "the front matter's src: is empty: name the chapter's folder under src/";
-  if (!file_path_problem("src/" + folder + "/file").empty())
-    return "src: " + folder + " is not a plain folder under src/: write it as src: reduce";
+  // One folder name, as measure.py requires (it runs build/<src>_test): CMake builds src/<name>/
+  // alone, so src: a/b and src: "a b" built nothing (tools.md Z3).
+  const bool plain =
+      std::all_of(folder.begin(), folder.end(),
+                  [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '-'; }) &&
+      folder.front() != '-';
+  if (!plain || !file_path_problem("src/" + folder + "/file").empty())
+    return "src: " + folder +
+           " is not one folder name under src/ (letters, digits, '_' or '-'): write it as "
+           "src: reduce";
   return "";
 }
 

@@ -1,5 +1,6 @@
-// book/chapters.txt: the chapters in book order, one path per line; '#' starts a comment line,
-// blank lines are ignored.
+// book/chapters.txt: the chapters in book order, one path per line; '#' starts a comment, anywhere
+// on a line, blank lines are ignored. The weaver, measure.py and the renderer read it so too
+// (tools.md Z4: the tangler read chapters/x#1.md whole, the others as chapters/x).
 #pragma once
 
 #include <string>

@@ -1,6 +1,8 @@
 #include "diagnostic.h"
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 #include <unordered_map>
 
 namespace tangle {
@@ -24,6 +26,13 @@ void sort_in_book_order(Diagnostics& diagnostics, const std::vector<std::string>
                      if (rank_a != rank_b) return rank_a < rank_b;
                      return a.line < b.line;
                    });
+}
+
+void drop_repeats(Diagnostics& diagnostics) {
+  std::set<std::tuple<std::string, int, std::string>> seen;
+  std::erase_if(diagnostics, [&](const Diagnostic& d) {
+    return !seen.emplace(d.file, d.line, d.message).second;
+  });
 }
 
 }  // namespace tangle

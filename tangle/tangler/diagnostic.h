@@ -22,4 +22,8 @@ std::string format(const Diagnostic& diagnostic);
 // the reader meets them in book order. Keeps the relative order of equal keys.
 void sort_in_book_order(Diagnostics& diagnostics, const std::vector<std::string>& file_order);
 
+// Keeps the first of diagnostics with the same file, line and message (tools.md P9: an alias of
+// a YAML anchor gave the same error once per use).
+void drop_repeats(Diagnostics& diagnostics);
+
 }  // namespace tangle

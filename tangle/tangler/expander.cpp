@@ -28,6 +28,8 @@ class Expander {
     if (depth > limits_.max_depth)
       return "references nest more than " + std::to_string(limits_.max_depth) +
              " levels deep here: flatten the chunks";
+    if (std::find(chapters_.begin(), chapters_.end(), block.chapter) == chapters_.end())
+      chapters_.push_back(block.chapter);
     line_directive(block, 0);
     for (size_t i = 0; i <= block.lines.size(); ++i) {
       if (++visits_ > limits_.max_visits)
@@ -43,6 +45,7 @@ class Expander {
             return error;
         if (i + 1 < block.lines.size()) line_directive(block, i + 1);  // the lines after it
       } else {
+        write_pending_directive();
         if (!line.empty()) text_ += indent, text_ += line;  // blank lines get no trailing spaces
         text_ += '\n';
       }
@@ -53,21 +56,34 @@ class Expander {
     return "";
   }
 
-  std::string& text() { return text_; }
+  std::string& text() {
+    write_pending_directive();  // a block that ends on a reference: its line, as before
+    return text_;
+  }
   size_t visits() const { return visits_; }
+  // The chapters of every block written, the included chunks' too, in the order met.
+  const std::vector<std::string>& chapters() const { return chapters_; }
 
  private:
-  // "#line N" where N is the chapter line of the block's `index`th content line.
+  // "#line N" where N is the chapter line of the block's `index`th content line: written before
+  // the next line of text, so a block that starts with a reference gives the reference's line
+  // alone, not two #line in a row (tools.md Z2, E5).
   void line_directive(const Block& block, size_t index) {
     if (!line_directives_) return;
-    text_ += "#line " + std::to_string(block.fence_line + 1 + static_cast<int>(index)) + " " +
-             quoted_for_line_directive(block.chapter) + "\n";
+    pending_ = "#line " + std::to_string(block.fence_line + 1 + static_cast<int>(index)) + " " +
+               quoted_for_line_directive(block.chapter) + "\n";
+  }
+  void write_pending_directive() {
+    text_ += pending_;
+    pending_.clear();
   }
 
   const BookIndex& index_;
   const ExpandLimits& limits_;
   bool line_directives_;
   std::string text_;
+  std::string pending_;  // the #line for the next line of text
+  std::vector<std::string> chapters_;
   size_t visits_ = 0;
 };
 
@@ -110,8 +126,10 @@ ExpandedFile expand_file(const std::string& path, const BookIndex& index,
   if (!language.line_directives && body.starts_with("#!")) {
     header_at = body.find('\n') + 1;  // every expanded line ends in a newline
   }
-  file.content =
-      body.substr(0, header_at) + header_line(language, file.chapters) + body.substr(header_at);
+  // The header names every chapter whose text the file holds, an included chunk's too (tools.md
+  // Z2: a chunk from another chapter went unnamed); the file belongs to its blocks' chapters.
+  file.content = body.substr(0, header_at) + header_line(language, expander.chapters()) +
+                 body.substr(header_at);
   return file;
 }
 

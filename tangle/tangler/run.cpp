@@ -110,6 +110,7 @@ int report_errors(Diagnostics& diagnostics, const std::vector<std::string>& orde
   std::vector<std::string> files{kBookList};
   files.insert(files.end(), order.begin(), order.end());
   sort_in_book_order(diagnostics, files);
+  drop_repeats(diagnostics);
   for (const Diagnostic& diagnostic : diagnostics) err << format(diagnostic) << "\n";
   err << "tangle: " << diagnostics.size() << (diagnostics.size() == 1 ? " error" : " errors")
       << "; nothing was written\n";
@@ -164,7 +165,14 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
 
     // Every path first: a folder linked out of src/ refuses the run with nothing written.
     for (const TangledFile& file : tangling.files) tree.check(file.path);
-    for (const std::string& path : ownership.stale) tree.check(path);
+    for (const std::string& path : ownership.stale) try {
+        tree.check(path);
+      } catch (const std::exception& failure) {  // tools.md P7: the line to remove was not named
+        throw std::runtime_error(std::string(kManifestPath) + " lists " + path +
+                                 ", which no chapter tangles any more, so it would be removed; " +
+                                 failure.what() + ". Remove that line from " + kManifestPath +
+                                 " (and the link, if it is one); nothing was written");
+      }
     // Every file to a temporary first, the manifest last; only when all are written are they
     // renamed into place, so a failure leaves src/ as it was (tools.md L2).
     std::vector<OutputTree::Staged> staged;

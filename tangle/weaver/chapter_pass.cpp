@@ -2,23 +2,15 @@
 
 #include <algorithm>
 
+#include "blocks.h"
 #include "box.h"
-#include "code_lines.h"
+#include "chapter_report.h"
+#include "figure_refs.h"
 #include "line_shapes.h"
 #include "spans.h"
 
 namespace weave {
 namespace {
-
-// A closing fence: the opening's character, at least as many, nothing after but spaces.
-bool closes_fence(const std::string& text, const std::string& fence) {
-  size_t i = text.find_first_not_of(' ');
-  if (i == std::string::npos || i > 3) return false;
-  size_t j = text.find_first_not_of(fence[0], i);
-  size_t run = (j == std::string::npos ? text.size() : j) - i;
-  return run >= fence.size() &&
-         (j == std::string::npos || text.find_first_not_of(" \t\r", j) == std::string::npos);
-}
 
 struct OpenDiv {
   int line;
@@ -49,7 +41,7 @@ class ChapterWeaver {
     out_.stale = record_ && is_stale(chapter, *record_, book);
     out_.kernels = kernel_results(fm_, file_, scope_, diagnostics);
     for (const Named& s : fm_.symbols)
-      if (!book.symbols->find(s.name))
+      if (book.symbols->readable() && !book.symbols->find(s.name))
         diagnostics.error(file_, s.line,
                           "unknown symbol '" + s.name +
                               "': define it in book/symbols.json (known: " + book.symbols->names() +
@@ -78,65 +70,10 @@ class ChapterWeaver {
   }
 
  private:
-  // A figure's path; kUnmeasuredFigure while there are no ceilings to draw it under; "" on an
-  // error.
+  // A figure's path (figure_refs.h).
   std::string figure(const std::string& target, int line) {
-    const BookContext& book = book_;
-    Diagnostics& diagnostics = diagnostics_;
-    const std::string& file = file_;
-    ChapterOutput& out = out_;
-    InlineContext& inline_context = inline_context_;
-    bool ceilings = book.store->machine && book.store->machine->ceilings.count("copy_bandwidth");
-    // roofline:ID draws chapter ID's kernels; roofline:ID/NAME those it lists with figure: NAME.
-    const std::string id = target.substr(0, target.find('/'));
-    const std::string name =
-        target.find('/') == std::string::npos ? "" : target.substr(target.find('/') + 1);
-    const std::string figure_id = name.empty() ? id : id + "-" + name;
-    if (id != "book") {
-      auto it = book.chapters_by_id.find(id);
-      if (it == book.chapters_by_id.end()) {
-        diagnostics.error(
-            file, line,
-            "roofline:" + target + " names no chapter: use a chapter's id or roofline:book");
-        return "";
-      }
-      const auto& kernels = it->second->fm.kernels;
-      if (kernels.empty()) {
-        diagnostics.error(
-            file, line,
-            "roofline:" + target + ": chapter " + id + " lists no kernels: in its front matter");
-        return "";
-      }
-      bool listed = std::any_of(kernels.begin(), kernels.end(),
-                                [&](const KernelPoint& k) { return k.figure == name; });
-      if (!listed) {
-        diagnostics.error(
-            file, line,
-            "roofline:" + target + ": chapter " + id + " lists no kernel " +
-                (name.empty() ? std::string("without a figure: field") : "with figure: " + name) +
-                " in its front matter");
-        return "";
-      }
-      if (!ceilings && book.store->record(id) && !book.store->machine_unreadable) {
-        diagnostics.error(file, line,
-                          "roofline:" + target + ": chapter " + id +
-                              " has kernels but no ceilings to draw "
-                              "them under: " +
-                              book.store->folder + "/machine.json is missing; run make measure");
-        return "";
-      }
-    } else if (!name.empty()) {
-      diagnostics.error(
-          file, line,
-          "roofline:" + target + ": the book's figure has no named parts: use roofline:book");
-      return "";
-    }
-    if (!ceilings) {
-      inline_context.unmeasured_lines.push_back(line);
-      return kUnmeasuredFigure;
-    }
-    out.figures.insert(figure_id);
-    return "figures/roofline-" + figure_id + ".svg";
+    return figure_path(target, {file_, line}, book_, diagnostics_, out_.figures,
+                       inline_context_.unmeasured_lines);
   }
 
   void emit_box() {
@@ -156,39 +93,36 @@ class ChapterWeaver {
     paragraph_line_ = 0;
   }
 
-  // Every line of the chapter: the front matter kept, code copied, prose gathered into
-  // paragraphs, the rest (fences, directives, divs, headings, blank lines) by structure().
+  // Every line of the chapter: the front matter kept, code (as cmark reads it) copied, headings
+  // woven with the box after the first, prose gathered into paragraphs, the rest (directives,
+  // divs, blank lines) by structure().
   void weave_lines() {
     const std::vector<std::string>& all = chapter_.lines;
-    for (const auto& l : all) has_directive_ = has_directive_ || is_directive(l, "box");
-    const std::vector<bool> code = code_lines(all);
+    blocks_ = read_blocks(all, fm_.present ? fm_.body_line : 1);
+    const Blocks& blocks = blocks_;
+    inline_context_.code_spans = &blocks_.code_spans;
+    for (size_t i = 0; i < all.size(); ++i)
+      has_directive_ =
+          has_directive_ || (blocks.roles[i] == LineRole::text && is_directive(all[i], "box"));
     size_t first = fm_.present ? static_cast<size_t>(fm_.body_line - 1) : 0;
     for (size_t i = 0; i < first && i < all.size(); ++i) lines_.push_back(all[i]);
-    if (!has_directive_) {  // every page has its box: after the first heading, or at the top
-      bool any_heading = false;
-      for (size_t i = first; i < all.size(); ++i) any_heading = any_heading || is_heading(all[i]);
-      if (!any_heading) {
-        emit_box();
-        lines_.push_back("");
-      }
+    if (!has_directive_ && !blocks.has_heading) {  // every page has its box: after the first
+      emit_box();                                  // heading, or at the top
+      lines_.push_back("");
     }
     for (size_t i = first; i < all.size(); ++i) {
       const std::string& text = all[i];
       int n = static_cast<int>(i) + 1;
-      if (!fence_.empty()) {
-        lines_.push_back(text);
-        if (closes_fence(text, fence_)) fence_.clear();
-        continue;
-      }
-      if (code[i] && fence_opening(text).empty()) {  // an indented code block, an HTML comment
+      if (blocks.roles[i] != LineRole::text) {
         flush();
-        lines_.push_back(text);
+        if (blocks.roles[i] == LineRole::code)
+          lines_.push_back(text);
+        else
+          heading(text, n);
         continue;
       }
       size_t start = text.find_first_not_of(" \t");
-      bool prose = start != std::string::npos && text.compare(start, 3, ":::") != 0 &&
-                   fence_opening(text).empty() && !is_heading(text);
-      if (prose) {
+      if (start != std::string::npos && text.compare(start, 3, ":::") != 0) {  // prose
         for (const OpenDiv& d : divs_)
           if (d.claim >= 0)
             out_.claims[d.claim].text += (out_.claims[d.claim].text.empty() ? "" : " ") + text;
@@ -200,15 +134,28 @@ class ChapterWeaver {
       structure(text, n);
     }
     flush();
-    if (!fence_.empty())
-      diagnostics_.error(file_, fence_line_,
-                         "this code block is never closed: end it with a line " + fence_);
+    for (const FenceBlock& f : blocks.fences)
+      if (!f.closed)
+        diagnostics_.error(file_, f.open_line,
+                           "this code block is never closed: end it with a line " + f.fence);
     for (const OpenDiv& d : divs_)
       diagnostics_.error(file_, d.line, "this ::: div is never closed: end it with a line ':::'");
   }
 
-  // A line that is not prose: a fence, a directive, a claim or a div opening or closing, a
-  // heading (the box goes after the first), or a blank line.
+  // A heading, woven as a paragraph of its own; the box goes after the first, unless a
+  // ::: box ::: places it.
+  void heading(const std::string& text, int n) {
+    paragraph_ = text;
+    paragraph_line_ = n;
+    flush();
+    if (!has_directive_ && !box_done_) {
+      lines_.push_back("");
+      emit_box();
+    }
+  }
+
+  // A text line that is not prose: a directive, a claim or a div opening or closing, or a blank
+  // line.
   void structure(const std::string& text, int n) {
     const BookContext& book = book_;
     Diagnostics& diagnostics = diagnostics_;
@@ -218,19 +165,11 @@ class ChapterWeaver {
     ChapterOutput& out = out_;
     std::vector<std::string>& lines = lines_;
     std::vector<OpenDiv>& divs = divs_;
-    const bool wants_box = true, has_directive = has_directive_, box_done = box_done_;
-    std::string& paragraph = paragraph_;
-    int& paragraph_line = paragraph_line_;
-    std::string& fence = fence_;
-    int& fence_line = fence_line_;
+    const bool box_done = box_done_;
     Scope& scope = scope_;
     const Scope* beside = beside_;
     const std::string& reference_gpu = reference_gpu_;
-    if (std::string run = fence_opening(text); !run.empty()) {
-      fence = run;
-      fence_line = n;
-      lines.push_back(text);
-    } else if (is_directive(text, "box")) {
+    if (is_directive(text, "box")) {
       if (box_done)
         diagnostics.error(file, n, "a second ::: box ::: (a chapter has one box)");
       else
@@ -262,89 +201,16 @@ class ChapterWeaver {
     } else if (is_div_open(text)) {
       divs.push_back({n});
       lines.push_back(text);
-    } else if (is_heading(text)) {
-      paragraph = text;
-      paragraph_line = n;
-      flush();
-      if (wants_box && !has_directive && !box_done) {
-        lines.push_back("");
-        emit_box();
-      }
     } else {
       lines.push_back(text);  // a blank line
     }
   }
 
-  // What the chapter leaves unmeasured, unrun, broken or stale: warnings, or errors for a strict
-  // build.
+  // What the chapter leaves unmeasured, unrun, broken or stale (chapter_report.h).
   void report() {
-    const BookContext& book = book_;
-    Diagnostics& diagnostics = diagnostics_;
-    const std::string& file = file_;
-    const FrontMatter& fm = fm_;
-    const Record* record = record_;
-    const ChapterOutput& out = out_;
-    InlineContext& inline_context = inline_context_;
-    // Not yet measured: fine while the book is being written, an error for a strict build.
-    const auto& unmeasured = inline_context.unmeasured_lines;
-    if (!record && !fm.kernels.empty())
-      inline_context.unmeasured_lines.push_back(fm.kernels.front().line);
-    for (const ClaimResult& c : out.claims)
-      if (c.status == ClaimResult::Status::unmeasured)
-        inline_context.unmeasured_lines.push_back(c.line);
-    // An unreadable record is an error already: the values it would have given are not counted
-    // again.
-    const bool counted = !unmeasured.empty() && book.store->unreadable.empty();
-    if (counted && book.strict)
-      for (int line : unmeasured)
-        diagnostics.error(file, line, "not yet measured (--strict): run make measure on a GPU");
-    else if (counted)
-      diagnostics.warning(
-          file, unmeasured.front(),
-          std::to_string(unmeasured.size()) +
-              " value(s), claim(s) or figure(s) are not yet measured; they render as "
-              "'not yet measured'");
-    // Skipped or failed on this GPU (its record says why): on the reference GPU the book lacks
-    // those numbers, an error for a strict build; on another GPU a warning, strict or not.
-    std::vector<int> not_run = inline_context.not_run_lines;
-    for (const ClaimResult& c : out.claims)
-      if (c.status == ClaimResult::Status::not_checked) not_run.push_back(c.line);
-    for (const KernelResult& k : out.kernels)
-      if (k.time.not_run && !k.borrowed(fm.id)) not_run.push_back(k.line);
-    if (!not_run.empty()) {
-      std::sort(not_run.begin(), not_run.end());
-      std::string what = std::to_string(not_run.size()) +
-                         " value(s), claim(s) or result(s) rest on results skipped or failed on " +
-                         "this GPU (" + (record ? record->file : "its record") +
-                         " says why); they render as such";
-      if (book.strict && book.woven_is_reference)
-        diagnostics.error(file, not_run.front(),
-                          what +
-                              " (--strict, on the reference GPU): make measure on a GPU that "
-                              "can run them");
-      else
-        diagnostics.warning(file, not_run.front(), what);
-    }
-    for (const ClaimResult& c : out.claims)
-      if (c.status == ClaimResult::Status::broken) {
-        std::string what = "claim is broken on this GPU: " + c.expr + "; revisit the sentence";
-        if (book.strict)
-          diagnostics.error(file, c.line, what + " (--strict)");
-        else
-          diagnostics.warning(file, c.line, what);
-      }
-    if (out.stale) {
-      std::string what =
-          "the numbers of chapter " + fm.id + " are stale: " +
-          (record->sources_sha256.empty()
-               ? record->file + " has no \"sources_sha256\", so nothing ties them to its code"
-               : "its code changed after " + record->file + " was measured") +
-          "; run make measure CHAPTER=" + fm.id;
-      if (book.strict)
-        diagnostics.error(file, 1, what + " (--strict)");
-      else
-        diagnostics.warning(file, 1, what);
-    }
+    report_chapter({file_, fm_, record_, out_, inline_context_.unmeasured_lines,
+                    inline_context_.not_run_lines},
+                   book_, diagnostics_);
   }
 
   const Chapter& chapter_;
@@ -362,12 +228,11 @@ class ChapterWeaver {
   BoxInput box_;
   InlineContext inline_context_;
 
+  Blocks blocks_;                   // the chapter as cmark reads it
   std::vector<std::string> lines_;  // the woven chapter
   bool has_directive_ = false;      // a ::: box ::: places the box; else after the first heading
   bool box_done_ = false;
   std::vector<OpenDiv> divs_;
-  std::string fence_;  // the open code fence, empty outside code
-  int fence_line_ = 0;
   std::string paragraph_;  // prose lines waiting to be woven together
   int paragraph_line_ = 0;
 };

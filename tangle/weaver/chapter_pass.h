@@ -1,6 +1,7 @@
-// One chapter, line by line: front matter kept for Pandoc, code blocks copied untouched, the box
-// placed, claims checked, {.m} values and roofline references rewritten, every ::: div checked
-// for its closing fence. The output is Pandoc Markdown for the renderer.
+// One chapter, its lines in the roles cmark's tree gives them (blocks.h): front matter kept for
+// Pandoc, code blocks copied untouched, the box placed after the first heading, claims checked,
+// {.m} values and roofline references rewritten, every ::: div checked for its closing fence. The
+// output is Pandoc Markdown for the renderer.
 #pragma once
 #include <filesystem>
 #include <map>

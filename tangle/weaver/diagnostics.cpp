@@ -14,11 +14,15 @@ std::string one_line(std::string message) {
 }  // namespace
 
 void Diagnostics::error(std::string file, int line, std::string message) {
-  errors_.push_back({std::move(file), line, one_line(std::move(message))});
+  message = one_line(std::move(message));
+  if (said_.emplace(true, file, line, message).second)
+    errors_.push_back({std::move(file), line, std::move(message)});
 }
 
 void Diagnostics::warning(std::string file, int line, std::string message) {
-  warnings_.push_back({std::move(file), line, one_line(std::move(message))});
+  message = one_line(std::move(message));
+  if (said_.emplace(false, file, line, message).second)
+    warnings_.push_back({std::move(file), line, std::move(message)});
 }
 
 std::string where(const Diagnostic& d) {

@@ -2,7 +2,9 @@
 // The weaver gathers every error before it gives up, so one run shows all that is wrong.
 #pragma once
 #include <ostream>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace weave {
@@ -15,6 +17,8 @@ struct Diagnostic {
 
 class Diagnostics {
  public:
+  // The same error or warning at the same place is kept once (tools.md P9: a front matter's YAML
+  // alias gave one error per use).
   void error(std::string file, int line, std::string message);
   void warning(std::string file, int line, std::string message);
   bool has_errors() const { return !errors_.empty(); }
@@ -26,6 +30,7 @@ class Diagnostics {
  private:
   std::vector<Diagnostic> errors_;
   std::vector<Diagnostic> warnings_;
+  std::set<std::tuple<bool, std::string, int, std::string>> said_;  // (error?, file, line, text)
 };
 
 std::string where(const Diagnostic& d);  // "file:line" or "file"

@@ -20,22 +20,6 @@ size_t after_colons(const std::string& line) {
 
 }  // namespace
 
-std::string fence_opening(const std::string& line) {
-  size_t start = line.find_first_not_of(' ');
-  if (start == std::string::npos || start > 3) return "";
-  char c = line[start];
-  if (c != '`' && c != '~') return "";
-  size_t end = line.find_first_not_of(c, start);
-  size_t run = (end == std::string::npos ? line.size() : end) - start;
-  return run >= 3 ? std::string(run, c) : "";
-}
-
-bool is_heading(const std::string& line) {
-  size_t hashes = line.find_first_not_of('#');
-  return hashes != std::string::npos && hashes >= 1 && hashes <= 6 &&
-         (line[hashes] == ' ' || line[hashes] == '\t');
-}
-
 bool is_div_close(const std::string& line) {
   size_t i = after_colons(line);
   return i != std::string::npos && skip_space(line, i) == line.size();

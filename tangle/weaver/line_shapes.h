@@ -1,17 +1,14 @@
-// The shapes of the chapter lines the weaver treats apart from prose: code fences, headings,
-// ::: divs, the box and symbols-table directives, claim openings. Prefix tests with find calls,
-// not std::regex: libstdc++'s matcher recurses once per character, so one heading or div line of
-// 50 000 characters overflowed the stack (tools.md C1). Lines hold no control character but the
-// tab (check_utf8_lines refuses the others), so "white space" here is a space or a tab.
+// The shapes of the Pandoc lines cmark does not know, which the weaver tells apart among the text
+// lines cmark leaves it (blocks.h): ::: divs, the box and symbols-table directives, claim openings.
+// Prefix tests with find calls, not std::regex: libstdc++'s matcher recurses once per character, so
+// one heading or div line of 50 000 characters overflowed the stack (tools.md C1). Lines hold no
+// control character but the tab (check_utf8_lines refuses the others), so "white space" here is a
+// space or a tab.
 #pragma once
 #include <string>
 
 namespace weave {
 
-// ``` or ~~~ (three or more) after at most three spaces: the run of fence characters, else "".
-std::string fence_opening(const std::string& line);
-// One to six '#', a space or tab, then anything: an ATX heading.
-bool is_heading(const std::string& line);
 // ::: alone (three or more colons, white space around): the end of a div.
 bool is_div_close(const std::string& line);
 // ::: followed by anything but white space: the start of a div.

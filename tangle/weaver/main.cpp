@@ -12,6 +12,8 @@
 #include <iostream>
 #include <string>
 
+#include "lock.h"
+#include "measurements.h"
 #include "weave.h"
 
 int main(int argc, char** argv) {
@@ -38,6 +40,10 @@ int main(int argc, char** argv) {
   app.add_option("--out", out, "where the woven chapters go")->capture_default_str();
   app.add_flag("--strict", options.strict,
                "stale chapters, broken claims and unmeasured values are errors");
+  std::string lock;
+  app.add_option("--lock", lock,
+                 "held locked for the whole run, waited for if another holds it (make weave and "
+                 "make book give build/book.lock, the render's lock)");
   app.add_flag("--measured-now", options.measured_now,
                "the records were written by this very build");
   app.footer(
@@ -52,6 +58,16 @@ int main(int argc, char** argv) {
     std::cerr << "weave: " << error.what() << ": see weave --help\n";
     return 1;
   }
+  // A slug names a folder under --measurements, never a path (tools.md Z6: --gpu
+  // ../../book/measurements/nvidia-h200 walked out and back in): measure.py's rule for its names.
+  for (const auto& [flag, slug] :
+       {std::pair{"--gpu", options.gpu}, {"--reference", options.reference}})
+    if (!weave::is_gpu_slug(slug) && !slug.empty()) {
+      std::cerr << "weave: " << flag << " '" << slug
+                << "': a GPU's slug is lower-case letters and digits joined by single '-', such as "
+                   "nvidia-h200 (the name of its folder under --measurements): see weave --help\n";
+      return 1;
+    }
   options.root = root;
   options.book = book;
   options.measurements = measurements;
@@ -59,6 +75,19 @@ int main(int argc, char** argv) {
   options.symbols = symbols;
   options.out = out;
 
+  if (!lock.empty()) {
+    std::string why;
+    weave::LockState state = weave::hold_lock(lock, false, why);
+    if (state == weave::LockState::busy) {
+      std::cerr << "weave: " << lock
+                << " is held by another weave or render of the book; waiting for it\n";
+      state = weave::hold_lock(lock, true, why);
+    }
+    if (state == weave::LockState::failed) {
+      std::cerr << "weave: error: " << lock << " " << why << "; nothing written\n";
+      return 2;
+    }
+  }
   weave::Diagnostics diagnostics;
   int status = 2;
   try {

@@ -23,10 +23,13 @@ std::optional<nlohmann::json> parse_json(const std::string& text, const std::str
   try {
     auto j = nlohmann::json::parse(text);
     if (!j.is_object()) throw std::runtime_error("the top level is not an object");
-    if (j.value("format", 0) != 1)
+    // The whole number 1: not "1", not 1.9 (tools.md P5, Z6; the library's type error said
+    // neither the field nor what it should be).
+    const nlohmann::json format = j.value("format", nlohmann::json());
+    if (!format.is_number_integer() || format.get<long long>() != 1)
       diagnostics.error(shown, 0,
-                        "has format " + j.value("format", nlohmann::json()).dump() +
-                            ", the weaver reads format 1 (book/CONVENTIONS.md)");
+                        "has format " + format.dump() +
+                            ", the weaver reads format 1, a number (book/CONVENTIONS.md)");
     return j;
   } catch (const std::exception& e) {
     diagnostics.error(
@@ -70,10 +73,29 @@ void check_printed_words(const nlohmann::json& j, const std::string& shown,
             "\", which is not ISO 8601 (2026-11-29T15:02:11Z); run make measure again");
 }
 
+// A field of the wrong type is named, with the type it should have: a chapter 3.1 (a number)
+// was read as no chapter, a gpu list or a context string was passed over in silence (tools.md
+// P5, Z6), and the box said 'not yet measured' beside woven numbers.
+void check_field_types(const nlohmann::json& j, const std::string& shown,
+                       Diagnostics& diagnostics) {
+  auto wrong = [&](const char* key, const char* should) {
+    diagnostics.error(shown, 0,
+                      std::string("has the ") + key + " " + j[key].dump().substr(0, 60) +
+                          ", which is not " + should +
+                          "; make measure writes records: run it again, or git checkout the file");
+  };
+  for (const char* key : {"chapter", "title", "src", "gpu", "date", "sources_sha256"})
+    if (j.contains(key) && !j[key].is_string()) wrong(key, "a string (\"...\")");
+  for (const char* key : {"context", "tests"})
+    if (j.contains(key) && !j[key].is_object()) wrong(key, "an object ({...})");
+  if (j.contains("sources") && !j["sources"].is_array()) wrong("sources", "a list of paths");
+}
+
 Record read_record(const nlohmann::json& j, const std::string& shown, Diagnostics& diagnostics) {
   Record r;
   r.file = shown;
   check_printed_words(j, shown, diagnostics);
+  check_field_types(j, shown, diagnostics);
   r.chapter = text_field(j, "chapter");
   r.title = text_field(j, "title");
   r.src = text_field(j, "src");
@@ -133,6 +155,7 @@ Machine read_machine(const nlohmann::json& j, const std::string& shown, Diagnost
   Machine m;
   m.file = shown;
   check_printed_words(j, shown, diagnostics);
+  check_field_types(j, shown, diagnostics);
   m.gpu = text_field(j, "gpu");
   m.date = text_field(j, "date");
   m.sources_sha256 = text_field(j, "sources_sha256");
@@ -172,6 +195,20 @@ bool is_count(const nlohmann::json& n) {
   if (!n.is_number()) return false;
   double d = n.get<double>();
   return d >= 0 && d <= 1e9 && d == std::floor(d);
+}
+
+// A name's letters and digits, lower case: "NVIDIA H200" and "nvidia-h200" are both nvidiah200.
+std::string letters_and_digits(const std::string& name) {
+  std::string out;
+  for (unsigned char c : name)
+    if (std::isalnum(c)) out += static_cast<char>(std::tolower(c));
+  return out;
+}
+
+// Is the folder named for this GPU? measure.py names it gpu_slug(gpu) (nvidia-h200), or as told
+// by --gpu-slug, which may add to it (nvidia-h200-24gib, a run under a memory cap).
+bool named_for(const std::string& folder, const std::string& gpu) {
+  return letters_and_digits(folder).starts_with(letters_and_digits(gpu));
 }
 
 bool holds_records(const fs::path& folder) {
@@ -274,6 +311,19 @@ void add_measurement_file(MeasurementStore& store, const std::string& stem, cons
   store.records[stem] = std::move(*r);
 }
 
+bool is_gpu_slug(const std::string& slug) {
+  bool after_dash = true;  // no dash first, none twice, none last
+  for (char c : slug) {
+    const bool dash = c == '-';
+    if (dash ? after_dash
+             : !(std::islower(static_cast<unsigned char>(c)) ||
+                 std::isdigit(static_cast<unsigned char>(c))))
+      return false;
+    after_dash = dash;
+  }
+  return !slug.empty() && !after_dash;
+}
+
 std::vector<std::string> gpu_folders(const fs::path& root, const fs::path& folder) {
   std::vector<std::string> gpus;
   std::error_code ec;
@@ -302,6 +352,7 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
     chosen = folder.filename() == gpu_slug ? folder : folder / gpu_slug;
     if (!fs::is_directory(folder.is_absolute() ? chosen : root / chosen, ec)) {
       diagnostics.error(folder.string(), 0, "has no folder for the GPU '" + gpu_slug + "'");
+      store.unreadable.push_back(folder.string());  // said: no value is counted as unmeasured
       return store;
     }
   } else if (std::vector<std::string> gpus = gpu_folders(root, folder); !gpus.empty()) {
@@ -312,6 +363,7 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
                         "holds records of its own beside the GPU folders (" + gpus.front() +
                             ", ...): move each *.json there into the folder of the GPU that "
                             "measured it, or remove it");
+      store.unreadable.push_back(folder.string());
       return store;
     }
     bool has_reference = std::find(gpus.begin(), gpus.end(), reference) != gpus.end();
@@ -323,6 +375,7 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
                             ") and none is the reference GPU" +
                             (reference.empty() ? "" : " '" + reference + "'") +
                             ": choose one with --gpu SLUG (make book GPU=SLUG)");
+      store.unreadable.push_back(folder.string());
       return store;
     }
     chosen = folder / (gpus.size() > 1 ? reference : gpus.front());
@@ -361,6 +414,16 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
                               "into its GPU's folder, or measure it again here (make measure "
                               "CHAPTER=" +
                               id + ")");
+  // The folder is named for the GPU its records name (tools.md O2): a record of another GPU, alone
+  // in a folder or with its machine.json, would be woven under this folder's GPU.
+  auto misplaced = [&](const std::string& file, const std::string& gpu, const std::string& what) {
+    diagnostics.error(file, 0,
+                      "was measured on " + gpu + ", but lies in the folder " + store.folder +
+                          ", which is named for another GPU: move it into " + folder.string() +
+                          "/<its GPU's name as measure.py writes it> (" + what + ")");
+  };
+  if (store.machine && !store.machine->gpu.empty() && !named_for(store.slug, store.machine->gpu))
+    misplaced(store.machine->file, store.machine->gpu, "with the records beside it");
   // Without a machine.json the folder's records still name one GPU between them (tools.md O2).
   if (!store.machine && !store.machine_unreadable) {
     const Record* first = nullptr;
@@ -378,6 +441,8 @@ MeasurementStore load_measurements(const fs::path& root, const fs::path& folder,
                               id + ")");
       }
     }
+    if (first && !named_for(store.slug, first->gpu))
+      misplaced(first->file, first->gpu, "with the records beside it that name that GPU");
   }
   return store;
 }

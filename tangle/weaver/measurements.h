@@ -61,7 +61,8 @@ struct MeasurementStore {
   bool beside_reference = false;
   std::optional<Machine> machine;
   std::map<std::string, Record> records;  // by chapter id
-  // The files there that could not be read, or held a wrong quantity (each already an error):
+  // The files there that could not be read, or held a wrong quantity (each already an error), or
+  // the folder itself when no GPU's folder in it could be chosen:
   // they are left out whole, and what depends on them is not reported again: one corrupt
   // machine.json is one error, not one per value it would have given.
   std::vector<std::string> unreadable;
@@ -83,6 +84,10 @@ MeasurementStore load_measurements(const std::filesystem::path& root,
 // when `folder` is itself one GPU's folder or does not exist.
 std::vector<std::string> gpu_folders(const std::filesystem::path& root,
                                      const std::filesystem::path& folder);
+
+// A GPU folder's name as measure.py writes it: lower-case letters and digits joined by single '-'
+// (nvidia-h200, nvidia-h200-24gib).
+bool is_gpu_slug(const std::string& slug);
 
 // Adds one file of a GPU's folder, given its text: machine.json (stem "machine") or the record
 // <stem>.json; a file with any error is refused whole (named in store.unreadable). The loader

@@ -68,15 +68,41 @@ std::string escape_brackets(const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+// A paragraph given alone: its code spans as cmark reads it.
+CodeRanges code_of(const std::string& paragraph) {
+  std::vector<std::string> lines;
+  for (size_t start = 0, end;; start = end + 1) {
+    end = paragraph.find('\n', start);
+    lines.push_back(paragraph.substr(start, end == std::string::npos ? end : end - start));
+    if (end == std::string::npos) break;
+  }
+  return code_ranges(read_blocks(lines, 1).code_spans, paragraph, 1);
+}
+
+}  // namespace
+
+std::vector<size_t> closing_brackets(const std::string& s) {
+  return closing_brackets(s, code_of(s));
+}
+
 // One pass with a stack, not a scan from each '[' (a paragraph of 100 000 '[' took 36 s,
 // tools.md Z7). As a scan from the '[' would: a backslash hides the character after it (but a
-// '[' right after one still closes where a scan from it would end), and a backtick or a blank
+// '[' right after one still closes where a scan from it would end), and a code span or a blank
 // line ends every bracket still open.
-std::vector<size_t> closing_brackets(const std::string& s) {
+std::vector<size_t> closing_brackets(const std::string& s, const CodeRanges& code) {
   std::vector<size_t> closes(s.size(), std::string::npos);
   std::vector<size_t> open;                       // the unescaped '[' not yet closed
   std::vector<std::pair<size_t, size_t>> hidden;  // an escaped '[': (position, open.size() then)
+  auto next_code = code.begin();
   for (size_t i = 0; i < s.size(); ++i) {
+    if (next_code != code.end() && i == next_code->first) {  // no bracket in it, none across it
+      open.clear();
+      hidden.clear();
+      i = next_code++->second - 1;
+      continue;
+    }
     if (s[i] == '\\') {
       if (i + 1 < s.size() && s[i + 1] == '[') hidden.emplace_back(i + 1, open.size());
       ++i;
@@ -93,7 +119,7 @@ std::vector<size_t> closing_brackets(const std::string& s) {
         open.pop_back();
       }
     }
-    if (s[i] == '`' || s.compare(i, 2, "\n\n") == 0) {
+    if (s.compare(i, 2, "\n\n") == 0) {
       open.clear();
       hidden.clear();
     }
@@ -137,7 +163,10 @@ std::string reference_beside(const Expr& expr, const std::string& title, const A
 }  // namespace
 
 std::string weave_inline(const std::string& line, int first_line, InlineContext& context) {
-  const std::vector<size_t> closes = closing_brackets(line);
+  const CodeRanges code =
+      context.code_spans ? code_ranges(*context.code_spans, line, first_line) : code_of(line);
+  const std::vector<size_t> closes = closing_brackets(line, code);
+  auto next_code = code.begin();
   std::string out;
   size_t i = 0;
   // A paragraph's lines are woven together, so a span may wrap; messages name the line it starts
@@ -150,13 +179,10 @@ std::string weave_inline(const std::string& line, int first_line, InlineContext&
   };
   while (i < line.size()) {
     char c = line[i];
-    if (c == '`') {  // an inline code span: copied as written up to the matching run of backticks
-      size_t run = line.find_first_not_of('`', i) - i;
-      if (line.find_first_not_of('`', i) == std::string::npos) run = line.size() - i;
-      size_t close = line.find(std::string(run, '`'), i + run);
-      size_t end = close == std::string::npos ? line.size() : close + run;
-      out += line.substr(i, end - i);
-      i = end;
+    while (next_code != code.end() && next_code->first < i) ++next_code;  // passed inside a span
+    if (next_code != code.end() && next_code->first == i) {  // inline code: copied as written
+      out += line.substr(i, next_code->second - i);
+      i = next_code++->second;
       continue;
     }
     if (line.compare(i, 11, "](roofline:") == 0) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "blocks.h"
 #include "diagnostics.h"
 #include "evaluate.h"
 
@@ -28,7 +29,13 @@ struct InlineContext {
   // not give is shown with the reference's beside it.
   const Scope* reference = nullptr;
   std::string reference_gpu;  // "NVIDIA H200"
+  // The chapter's inline code spans, as cmark found them (blocks.h). Without them a paragraph's
+  // are found by reading it alone with cmark (enough for a paragraph given on its own).
+  const std::vector<CodeSpan>* code_spans = nullptr;
 };
+
+// Offsets into a paragraph, [begin, end), of its inline code spans, in order.
+using CodeRanges = std::vector<std::pair<size_t, size_t>>;
 
 // The rendered span of a value: [1.23 ms]{.measured title="..."}, [not yet measured]{.unmeasured},
 // [skipped on this GPU: needs 26.0 GiB, 23.6 GiB free]{.unmeasured .not-run}, or empty with `error`
@@ -37,7 +44,9 @@ std::string value_span(const Value& value, const std::string& title, const std::
                        int digits, std::string& error);
 
 // For each '[' of `text`, the index of the ']' that closes it (counting nested pairs), or npos
-// when a backtick, a blank line or the end comes first; npos at every other index.
+// when an inline code span, a blank line or the end comes first; npos at every other index (and
+// at a '[' inside code). The code spans are `code`'s, or cmark's reading of `text` alone.
+std::vector<size_t> closing_brackets(const std::string& text, const CodeRanges& code);
 std::vector<size_t> closing_brackets(const std::string& text);
 
 // `title` made safe for a Pandoc attribute value.

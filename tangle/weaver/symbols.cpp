@@ -18,6 +18,7 @@ SymbolTable SymbolTable::read(const std::filesystem::path& path, const std::stri
     diagnostics.error(shown, 0,
                       (why == "does not exist" ? std::string("is missing") : why) +
                           ": it defines the book's symbols (see appendix B)");
+    table.readable_ = false;
     return table;
   }
   nlohmann::json j;
@@ -25,10 +26,12 @@ SymbolTable SymbolTable::read(const std::filesystem::path& path, const std::stri
     j = nlohmann::json::parse(*bytes);
   } catch (const std::exception& e) {
     diagnostics.error(shown, 0, std::string("is not valid JSON: ") + e.what());
+    table.readable_ = false;
     return table;
   }
   if (!j.contains("symbols") || !j["symbols"].is_array()) {
     diagnostics.error(shown, 0, "needs a \"symbols\" array");
+    table.readable_ = false;
     return table;
   }
   int number = 0;

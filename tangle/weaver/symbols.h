@@ -30,9 +30,13 @@ class SymbolTable {
   const SymbolDef* find(const std::string& name) const;
   const std::vector<SymbolDef>& all() const { return symbols_; }
   std::string names() const;  // "B_copy, F_fp32, ..." for messages
+  // False when the file could not be read (an error said once): a chapter's symbols are then not
+  // each "unknown".
+  bool readable() const { return readable_; }
 
  private:
   std::vector<SymbolDef> symbols_;
+  bool readable_ = true;
 };
 
 // A symbol's value on this generation. The declared unit is the one shown: the source gives the

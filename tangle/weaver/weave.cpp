@@ -110,7 +110,11 @@ void mark_stale_records(MeasurementStore& store, const BookContext& book) {
 
 std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
                                                              Diagnostics& diagnostics) {
+  const size_t errors_before = diagnostics.errors().size();
   std::vector<Chapter> chapters = read_chapters(o, diagnostics);
+  // A chapter list or chapter that could not be read is said once: its records are not then
+  // "for no chapter" (tools.md P4: a missing --book gave one such error per record).
+  const bool every_chapter_read = diagnostics.errors().size() == errors_before;
   MeasurementStore store =
       load_measurements(o.root, o.measurements, o.gpu, diagnostics, o.reference);
   SymbolTable symbols =
@@ -130,7 +134,7 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
     for (const Named& s : c.fm.symbols) book.symbol_users[s.name].emplace_back(c.fm.id, c.basename);
   }
   for (const auto& [id, record] : store.records)
-    if (!book.chapters_by_id.count(id))
+    if (every_chapter_read && !book.chapters_by_id.count(id))
       diagnostics.error(record.file, 0,
                         "is a record for chapter \"" + id + "\", but no chapter in " +
                             o.book.string() +
@@ -162,7 +166,7 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
     diagnostics.error(o.measurements.string(), 0,
                       "is not a folder of measurement records: check the --measurements "
                       "path (book/measurements, or one GPU's folder in it)");
-  else if (store.folder.empty())
+  else if (store.folder.empty() && store.unreadable.empty())  // not when the folder was refused
     diagnostics.warning(o.measurements.string(), 0,
                         "holds no measurement records: every value renders as 'not yet measured'");
   if (!store.folder.empty() && !store.machine && !store.machine_unreadable)

@@ -2,8 +2,9 @@
 // records, weaves each chapter and writes the woven book, or, on any error, writes nothing.
 //
 // Why a pass before Pandoc and not a Pandoc filter: the errors must name chapter.md:LINE, and a
-// JSON filter sees Pandoc's AST, which keeps no source positions for inline spans; reading the
-// Markdown line by line keeps them. It also needs no Haskell or Lua toolchain, only this C++.
+// JSON filter sees Pandoc's AST, which keeps no source positions for inline spans; cmark's tree
+// (blocks.h), over the chapter's own lines, keeps them. It also needs no Haskell or Lua toolchain,
+// only this C++.
 #pragma once
 #include <filesystem>
 #include <map>

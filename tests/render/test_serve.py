@@ -4,6 +4,8 @@ chapter), the server renders the page, serves it on 127.0.0.1 with its reload sc
 the chapter is edited and saved serves the new text and tells the page to reload.
 
     test_serve.py WEAVER   (the weaver: build/tangle/weave)"""
+import fcntl
+import importlib.util
 import json
 import os
 import re
@@ -12,6 +14,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 import urllib.request
@@ -107,6 +110,38 @@ class ServeTest(unittest.TestCase):
         self.assertNotEqual(self.version()['version'], before['version'], 'the page was never remade')
         self.assertIn('Servedmarkerword', self.get('/%s.html' % CHAPTER))
         self.assertLess(seconds, EDIT_SECONDS)
+
+
+class LockTest(unittest.TestCase):
+    """A remade page waits for a render of the book (make book holds OUT.lock while it renders): the
+    render would swap OUT for its staging folder and lose a page written into OUT before the swap,
+    and read a woven folder rewritten under it. No server, no Pandoc: the weaver here is false."""
+
+    def test_a_remake_waits_for_the_render_lock(self):
+        spec = importlib.util.spec_from_file_location('serve', SERVE)
+        serve = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(serve)
+        work = tempfile.mkdtemp(prefix='serve-lock-test.')
+        self.addCleanup(shutil.rmtree, work, True)
+        out = os.path.join(work, 'book')
+        book = serve.Book(REPO, out, '/bin/false')
+        render = open(out + '.lock', 'a')   # a make book rendering
+        fcntl.flock(render, fcntl.LOCK_EX)
+        outcome = {}
+
+        def remake():
+            try:
+                book.render({CHAPTER})
+            except RuntimeError as e:
+                outcome['error'] = str(e)
+        thread = threading.Thread(target=remake)
+        thread.start()
+        thread.join(0.5)
+        self.assertTrue(thread.is_alive(), 'the remake went on while a render held the lock: %s' % outcome)
+        render.close()   # the render ends
+        thread.join(30)
+        self.assertFalse(thread.is_alive())
+        self.assertIn('the weaver failed', outcome.get('error', ''))
 
 
 if __name__ == '__main__':

@@ -69,7 +69,7 @@ TEST(Errors, SrcFolderRuleHoldsWithinOneChapterToo) {
 }
 
 TEST(Errors, BadSrcFolderInFrontMatter) {
-  expect_one_error(errors_of("---\nsrc: ../up\n---\n"), "chapters/a.md:2", "not a plain folder");
+  expect_one_error(errors_of("---\nsrc: ../up\n---\n"), "chapters/a.md:2", "not one folder name");
 }
 
 TEST(Errors, AbsoluteFile) {

@@ -2,10 +2,13 @@
 """No input of 1 MB or less makes the tangler or the weaver run longer than 2 s of CPU or use more
 than 1 GiB (issue 22 goal 5), on the review's worst shapes (tools.md C1-C5, Z7): each is
 written into a copy of the weaver's fixture book (or a one-chapter book for the tangler), and
-the tool is run under an address-space limit of 1 GiB. The tool may refuse the input (exit 2);
-it may not crash, run out of memory or take longer.
+the tool is run under an address-space limit of 1 GiB. The weaver also meets the review's files
+that hung it (a power of zero in a record's key, /dev/zero and FIFOs among its inputs), and both
+tools its YAML (a billion laughs, a 100 000-deep flow list, 1300-deep block maps). The tool may
+refuse the input (exit 2); it may not crash, run out of memory or take longer.
 
     bounds_test.py TANGLE WEAVE WEAVE_FIXTURE_BOOK"""
+import json
 import os
 import resource
 import shutil
@@ -33,7 +36,50 @@ def weaver_cases():
     yield '1 000 000 brackets', '[' * (MB - 100)
     yield '27 000 spans', ' '.join(['[alpha/v1_naive@2^20 : time]{.m}'] * 27_000)
     yield 'a power of one', 'A [alpha/v1@1^9999999999999999 : time]{.m}.'
+    yield '190 000 paragraphs of inline code', '`a`\n\n' * 190_000
     yield '1 MB of indented code', 'Code:\n\n' + '    [alpha/v9@1 : time]{.m}\n' * 35_000
+
+
+def billion_laughs():
+    """Nine levels of YAML anchors, each nine of the last (tools.md T26)."""
+    lines = ['lol0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]']
+    lines += ['lol%d: &l%d [%s]' % (i, i, ', '.join(['*l%d' % (i - 1)] * 9)) for i in range(1, 10)]
+    return '\n'.join(lines) + '\n'
+
+
+def front_matter_cases():
+    """name -> lines put at the top of a chapter's front matter (tools.md T26-T28, M22)."""
+    yield 'a billion laughs in the front matter', billion_laughs()
+    yield 'a 100 000-deep flow list in the front matter', 'x: ' + '[' * 100_000 + ']' * 100_000 + '\n'
+    # (1300 deep at one space a level is 0.85 MB; the review's 5000 were 12 MB)
+    yield '1300-deep block maps in the front matter', ''.join(' ' * i + 'k%d:\n' % i for i in range(1300))
+
+
+def add_result(root, key):
+    record = root / 'book' / 'measurements' / 'testgpu' / '1.json'
+    data = json.loads(record.read_text())
+    data['results'][key] = {'time': {'median': 1e-3, 'unit': 's'}}
+    record.write_text(json.dumps(data))
+
+
+def weaver_file_cases():
+    """name -> a change to the fixture book's files (tools.md W5, W25, W26: hangs)."""
+    records = Path('book') / 'measurements' / 'testgpu'
+    yield 'a record key with a power of zero', lambda root: add_result(root, 'alpha/x@0^999999999999999')
+    yield 'a record linked to /dev/zero', lambda root: os.symlink('/dev/zero', root / records / 'zero.json')
+    yield 'a FIFO among the records', lambda root: os.mkfifo(root / records / 'fifo.json')
+
+    def fifo_chapter(root):
+        (root / 'chapters' / '1-alpha.md').unlink()
+        os.mkfifo(root / 'chapters' / '1-alpha.md')
+    yield 'a chapter that is a FIFO', fifo_chapter
+    for name, lines in front_matter_cases():
+        def spoil(root, lines=lines):
+            chapter = root / 'chapters' / '1-alpha.md'
+            text = chapter.read_text()
+            assert text.startswith('---\n')
+            chapter.write_text('---\n' + lines + text[4:])
+        yield name, spoil
 
 
 def tangler_cases():
@@ -51,6 +97,8 @@ def tangler_cases():
     chain += ['```{.cpp #c%d}\n<<c%d>>\n```' % (i, i + 1) for i in range(20_000)]
     yield 'a chain of 20 000 chunks closing a cycle', '\n'.join(chain + ['```{.cpp #c20000}\n<<c0>>\n```']) + '\n'
     yield 'one 1 MB code line', '```{.cpp file=src/a/x.cpp}\n' + 'x' * (MB - 100) + '\n```\n'
+    for name, lines in front_matter_cases():
+        yield name, '---\n' + lines + 'src: a\n---\n```{.cpp file=src/a/x.cpp}\nint x;\n```\n'
 
 
 def limit():
@@ -86,6 +134,12 @@ def main():
             shutil.copytree(fixture, root)
             chapter = root / 'chapters' / '1-alpha.md'
             chapter.write_text(chapter.read_text() + '\n' + text + '\n')
+            problems += run([weave, '--root', str(root), '--out', 'build/book/woven'], root, name)
+        for name, spoil in weaver_file_cases():
+            root = folder / 'weave'
+            shutil.rmtree(root, ignore_errors=True)
+            shutil.copytree(fixture, root)
+            spoil(root)
             problems += run([weave, '--root', str(root), '--out', 'build/book/woven'], root, name)
         for name, text in tangler_cases():
             assert len(text) <= MB, name

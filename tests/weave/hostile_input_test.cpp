@@ -90,7 +90,29 @@ INSTANTIATE_TEST_SUITE_P(
         GoodInput{
             "HtmlComment",
             [](auto& b) { append(b, "<!-- [alpha/v9@1 : time]{.m}\n[nope@2 : time]{.m} -->"); },
-            "<!-- [alpha/v9@1 : time]{.m}\n[nope@2 : time]{.m} -->"}));
+            "<!-- [alpha/v9@1 : time]{.m}\n[nope@2 : time]{.m} -->"},
+        // A fence shown inside a comment opens no code block (the line scanner opened one there
+        // and read the rest of the chapter as code, never closed).
+        GoodInput{
+            "FenceInAComment",
+            [](auto& b) { append(b, "<!--\n```\n-->\nAfter [alpha/v1_naive@2^20 : time]{.m}."); },
+            "After [1.00 ms]{.measured"},
+        // Inline code in a list item's second paragraph (indented four spaces): found in the
+        // chapter's tree, not woven.
+        GoodInput{
+            "InlineCodeInAListItemParagraph",
+            [](auto& b) { append(b, "- An item.\n\n    More: `[alpha/v9@1 : time]{.m}` here."); },
+            "    More: `[alpha/v9@1 : time]{.m}` here."},
+        // An escaped backtick opens no code: the value after it is woven.
+        GoodInput{"EscapedBacktick",
+                  [](auto& b) { append(b, "A \\` and [alpha/v1_naive@2^20 : time]{.m}."); },
+                  "A \\` and [1.00 ms]{.measured"},
+        // Four spaces into a list item, a fence is code too: its span is not woven.
+        GoodInput{"FenceInAListItem",
+                  [](auto& b) {
+                    append(b, "- An item:\n\n    ```\n    [alpha/v9@1 : time]{.m}\n    ```");
+                  },
+                  "\n    [alpha/v9@1 : time]{.m}\n"}));
 
 // Inputs that are wrong: an error naming the file and line (a part of it given), exit 2, the
 // previous output intact.
@@ -204,6 +226,50 @@ INSTANTIATE_TEST_SUITE_P(
                  },
                  records + "2.json: error: was measured on Other GPU, but " + records +
                      "1.json on Test GPU"},
+        // W21, O2: the folder's records and its machine.json agree, but name a GPU that is not
+        // the folder's: they would be woven as the folder's GPU's.
+        BadInput{"AFolderOfAnotherGpusRecords",
+                 [](auto& b) {
+                   for (const char* file : {"1.json", "machine.json"})
+                     for (int i = 0; i < 2; ++i)
+                       b.replace(records + file, "\"Test GPU\"", "\"NVIDIA A100\"");
+                 },
+                 records + "machine.json: error: was measured on NVIDIA A100, but lies in the "
+                           "folder book/measurements/testgpu, which is named for another GPU"},
+        BadInput{"ARecordAloneInAnotherGpusFolder",
+                 [](auto& b) {
+                   b.remove(records + "machine.json");
+                   for (int i = 0; i < 2; ++i)
+                     b.replace(records + "1.json", "\"Test GPU\"", "\"NVIDIA A100\"");
+                 },
+                 records + "1.json: error: was measured on NVIDIA A100, but lies in the folder"},
+        // W17 (P5): a record's type errors in the library's words, or not seen at all.
+        BadInput{
+            "FormatAString",
+            [](auto& b) { b.replace(records + "1.json", "\"format\": 1", "\"format\": \"1\""); },
+            records + "1.json: error: has format \"1\", the weaver reads format 1, a number"},
+        BadInput{
+            "ChapterANumber",
+            [](auto& b) { b.replace(records + "1.json", "\"chapter\": \"1\"", "\"chapter\": 1"); },
+            records + "1.json: error: has the chapter 1, which is not a string"},
+        // W18 (Z6): format 1.9 passed as 1; a gpu list and a context string were passed over.
+        BadInput{"FormatAFraction",
+                 [](auto& b) { b.replace(records + "1.json", "\"format\": 1", "\"format\": 1.9"); },
+                 records + "1.json: error: has format 1.9"},
+        BadInput{"GpuAList",
+                 [](auto& b) {
+                   b.replace(records + "1.json", "\"gpu\": \"Test GPU\"",
+                             "\"gpu\": [\"Test GPU\"]");
+                 },
+                 records + "1.json: error: has the gpu [\"Test GPU\"], which is not a string"},
+        BadInput{"ContextAString",
+                 [](auto& b) {
+                   std::string r = b.read(records + "1.json");
+                   const size_t from = r.find("\"context\""), to = r.find("\"tests\"");
+                   b.write(records + "1.json",
+                           r.replace(from, to - from, "\"context\": \"none\",\n  "));
+                 },
+                 records + "1.json: error: has the context \"none\", which is not an object"},
         // W20: record text woven raw into the box: live HTML in every page.
         BadInput{"MarkupInTheGpuName",
                  [](auto& b) {
@@ -217,6 +283,11 @@ INSTANTIATE_TEST_SUITE_P(
                              "\"date\": \"<script>alert(1)</script>\"");
                  },
                  records + "1.json: error: date holds the character '<'"},
+        // A fence left open in a block quote ends there (cmark and Pandoc read it so): it is
+        // named, where the line scanner saw no fence at all.
+        BadInput{"FenceNeverClosedInABlockQuote",
+                 [](auto& b) { append(b, "> ```\n> code\n\nAfter."); },
+                 last_line + "this code block is never closed: end it with a line ```"},
         // W28: a NUL passed raw into the woven Markdown and the HTML.
         BadInput{"NulByte", [](auto& b) { append(b, std::string("A NUL \0 here.", 13)); },
                  last_line + "the control character 0x00 at column 7"}));
