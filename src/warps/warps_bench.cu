@@ -151,7 +151,8 @@ void bm_fma_stamped(benchmark::State& state) {
   bench::DeviceBuffer<warps::WarpStamp> stamps((threads + 31) / 32);
   bench::Stream stream;
   bench::time_gpu(state, stream, [&](cudaStream_t s) {
-    warps::launch_fma_stamped(buffers.x.data(), buffers.y.data(), threads, kIters, stamps.data(), s);
+    warps::launch_fma_stamped(buffers.x.data(), buffers.y.data(), threads, kIters, stamps.data(),
+                              s);
   }, bench::Flush::no);
   stream.synchronize();
   const warps::SchedulerTally tally = warps::tally_schedulers(stamps.download());

@@ -29,7 +29,7 @@ struct SchedulerTally {
   int fewest_warps = 0;          // the fewest warps one of them ran
   int most_warps = 0;            // the most
   int schedulers_with_most = 0;  // how many ran most_warps
-  double busiest_end_s = 0;      // the last end on a scheduler with most_warps, after the first start
+  double busiest_end_s = 0;      // the last end on a scheduler with most_warps, since first start
   double quietest_end_s = 0;     // the last end on a scheduler with fewest_warps, likewise
   double start_spread_s = 0;     // the last warp's start after the first warp's
 };
