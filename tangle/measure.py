@@ -521,6 +521,23 @@ def gpu_slug(name):
     return re.sub(r'[^a-z0-9]+', '-', name.lower()).strip('-')
 
 
+def named_for(folder, gpu):
+    """Whether a records folder is named for this GPU, by the weaver's rule (book/CONVENTIONS.md):
+    its letters and digits begin with the GPU's and end there or at a '-' (nvidia-h200,
+    nvidia-h200-24gib; not nvidia-h2000)."""
+    wanted = re.sub(r'[^a-z0-9]', '', gpu.lower())
+    matched = 0
+    for at, c in enumerate(folder):
+        if matched == len(wanted):
+            return c == '-'
+        if not c.isascii() or not c.isalnum():
+            continue
+        if c.lower() != wanted[matched]:
+            return False
+        matched += 1
+    return bool(wanted) and matched == len(wanted)
+
+
 def chapter_sources(root, chapter, src):
     """The chapter's tangled files (from src/.tangle-manifest), else every file of src/<src>/."""
     root = Path(root)
@@ -1031,6 +1048,10 @@ def measure_chapter(root, build, out_root, chapter, front, scratch, pending, slu
     }
     if peers:
         record['peers'] = peers  # each peer script's own context (its library versions)
+    if slug and not named_for(slug, gpu):  # the weaver would refuse the folder (tools.md O2)
+        raise MeasureError(f'{chapter}: --gpu-slug {slug} does not name this GPU, {gpu}: a records '
+                           f'folder is the GPU\'s name ({gpu_slug(gpu)}), optionally followed by '
+                           f'"-" and a suffix ({gpu_slug(gpu)}-24gib). Nothing was written.')
     folder = Path(out_root) / (slug or gpu_slug(gpu))
     if not (slug or gpu_slug(gpu)):  # records beside the GPU folders would hide them (tools.md O3)
         raise MeasureError(f'{chapter}: the GPU name {gpu!r} has no letter or digit to name its '

@@ -197,18 +197,23 @@ bool is_count(const nlohmann::json& n) {
   return d >= 0 && d <= 1e9 && d == std::floor(d);
 }
 
-// A name's letters and digits, lower case: "NVIDIA H200" and "nvidia-h200" are both nvidiah200.
-std::string letters_and_digits(const std::string& name) {
-  std::string out;
-  for (unsigned char c : name)
-    if (std::isalnum(c)) out += static_cast<char>(std::tolower(c));
-  return out;
-}
-
-// Is the folder named for this GPU? measure.py names it gpu_slug(gpu) (nvidia-h200), or as told
-// by --gpu-slug, which may add to it (nvidia-h200-24gib, a run under a memory cap).
+// Is the folder named for this GPU? measure.py names it for the GPU's letters and digits
+// (nvidia-h200), or as told by --gpu-slug, which may add a suffix after a '-' (nvidia-h200-24gib,
+// a run under a memory cap). The folder's letters and digits must begin with the GPU's, and end
+// there or at a '-': nvidia-h2000 is another GPU's name, not the H200's with a suffix.
 bool named_for(const std::string& folder, const std::string& gpu) {
-  return letters_and_digits(folder).starts_with(letters_and_digits(gpu));
+  std::string wanted;
+  for (unsigned char c : gpu)
+    if (std::isalnum(c)) wanted += static_cast<char>(std::tolower(c));
+  if (wanted.empty()) return false;
+  std::size_t matched = 0, at = 0;
+  for (; at < folder.size() && matched < wanted.size(); ++at) {
+    const unsigned char c = folder[at];
+    if (!std::isalnum(c)) continue;
+    if (static_cast<char>(std::tolower(c)) != wanted[matched]) return false;
+    ++matched;
+  }
+  return matched == wanted.size() && (at == folder.size() || folder[at] == '-');
 }
 
 bool holds_records(const fs::path& folder) {

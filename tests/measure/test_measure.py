@@ -346,6 +346,14 @@ class ContextAndCeilings(unittest.TestCase):
         self.assertEqual(measure.gpu_slug('NVIDIA GeForce RTX 4090 (laptop)'),
                          'nvidia-geforce-rtx-4090-laptop')
 
+    def test_a_folder_is_named_for_its_gpu_by_the_weavers_rule(self):
+        # the GPU's letters and digits, then the end or a '-' and a suffix (--gpu-slug)
+        for folder in ('nvidia-h200', 'nvidia-h200-24gib', 'nvidiah200'):
+            self.assertTrue(measure.named_for(folder, 'NVIDIA H200'), folder)
+        for folder in ('nvidia-h2000', 'nvidia-h100', 'nvidia', '', 'nvidia-h20'):
+            self.assertFalse(measure.named_for(folder, 'NVIDIA H200'), folder)
+        self.assertFalse(measure.named_for('anything', '!!!'))
+
     @staticmethod
     def appendix_a_results(copy=4e12, memcpy=4.2e12):
         """One result per ceiling benchmark, and a loaded sweep of 1 to 64 KiB per SM."""

@@ -271,6 +271,11 @@ class DeviceThatCannotRunEverything(unittest.TestCase):
             code, said = self.measure(root, build, out, '--gpu-slug', '../up')
             self.assertEqual(code, 1)
             self.assertIn('--gpu-slug', said)
+            # a folder named for another GPU: the weaver would refuse it, so nothing is written
+            code, said = self.measure(root, build, out, '--gpu-slug', 'nvidia-h2000')
+            self.assertEqual(code, 1)
+            self.assertIn('--gpu-slug nvidia-h2000 does not name this GPU, NVIDIA H200', said)
+            self.assertFalse((out / 'nvidia-h2000').exists())
 
 
 class Peers(unittest.TestCase):

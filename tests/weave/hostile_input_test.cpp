@@ -236,6 +236,16 @@ INSTANTIATE_TEST_SUITE_P(
                  },
                  records + "machine.json: error: was measured on NVIDIA A100, but lies in the "
                            "folder book/measurements/testgpu, which is named for another GPU"},
+        // The folder's letters begin with the GPU's but go on (as nvidia-h2000 would for an H200):
+        // a suffix comes after a '-', as measure.py's --gpu-slug nvidia-h200-24gib.
+        BadInput{"AFolderNamedForALongerName",
+                 [](auto& b) {
+                   for (const char* file : {"1.json", "machine.json"})
+                     for (int i = 0; i < 2; ++i)
+                       b.replace(records + file, "\"Test GPU\"", "\"Test GP\"");
+                 },
+                 records + "machine.json: error: was measured on Test GP, but lies in the "
+                           "folder book/measurements/testgpu, which is named for another GPU"},
         BadInput{"ARecordAloneInAnotherGpusFolder",
                  [](auto& b) {
                    b.remove(records + "machine.json");
