@@ -780,6 +780,9 @@ def read_json(path, what):
         raise MeasureError(f'{path}: the {what} wrote no output: {error.strerror}')
     except json.JSONDecodeError as error:
         raise MeasureError(f'{path}:{error.lineno}: the {what} output is not JSON: {error.msg}')
+    except RecursionError:  # Python's decoder recurses once per level of nesting
+        raise MeasureError(f'{path}: the {what} output nests arrays or objects too deeply to be '
+                           'Google Benchmark JSON')
 
 
 def run_tests(binary, scratch):
@@ -928,6 +931,9 @@ def run_peer(root, script, where):
     except json.JSONDecodeError as error:
         raise PeerFailed(f'line {error.lineno} of its output is not JSON ({error.msg}); a peer '
                          'script prints Google Benchmark JSON and nothing else on stdout')
+    except RecursionError:
+        raise PeerFailed('its output nests too deeply to be Google Benchmark JSON; a peer script '
+                         'prints Google Benchmark JSON and nothing else on stdout')
 
 
 def merge_peer_results(results, peer_results, script):

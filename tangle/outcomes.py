@@ -51,7 +51,7 @@ def read_partial_benchmark_json(text):
         data = json.loads(text)
         if isinstance(data, dict):
             return data
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # RecursionError: nested too deeply to read whole
         pass
     decoder = json.JSONDecoder()
     data = {'context': {}, 'benchmarks': []}
@@ -59,7 +59,7 @@ def read_partial_benchmark_json(text):
     if context:
         try:
             data['context'], _ = decoder.raw_decode(text, context.end())
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             pass
     runs = re.search(r'"benchmarks"\s*:\s*\[', text)
     position = runs.end() if runs else len(text)
@@ -68,8 +68,8 @@ def read_partial_benchmark_json(text):
             position += 1
         try:
             run, position = decoder.raw_decode(text, position)
-        except json.JSONDecodeError:
-            break  # the run that was being written when the binary died
+        except (json.JSONDecodeError, RecursionError):
+            break  # the run that was being written when the binary died (or one nested too deeply)
         if isinstance(run, dict):
             data['benchmarks'].append(run)
     return data
