@@ -82,6 +82,14 @@ def pyplot():
     return plt
 
 
+def measured_results(data):
+    """The record's results that carry numbers: a result skipped or failed on this GPU (a dict
+    with a 'status', tangle/outcomes.py) is left out, so a figure draws what was measured."""
+    results = data.get('results', {})
+    return {key: value for key, value in results.items()
+            if isinstance(value, dict) and 'status' not in value}
+
+
 def not_measured(plt, chapter):
     fig, ax = plt.subplots(figsize=(WIDTH, 1.6))
     ax.axis('off')

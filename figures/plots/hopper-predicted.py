@@ -10,8 +10,8 @@ hopper/vN[b]_*@S that has a predicted_compute_time (in the order of N, v1b after
 median as a filled marker with its min-max bar; t_compute at the maximum clock as a dotted line
 (the same for every rung); t_compute at the rung's own window clock (sm_clock_mhz) as a hollow
 square; the L2 bound model_l2_bytes / B_L2 as a hollow circle (left out without machine.json); and
-cuBLAS BF16 as a line, all on a log scale. Exit status 2: the record is unreadable, has no rung,
-or a rung or cuBLAS lacks a quantity it needs (the message says which). Without the record, a panel
+cuBLAS BF16 as a line, all on a log scale. Results this GPU skipped are left out; with no rung
+measured (3.2b is sm_90a only) the panel says so. Exit status 2: the record is unreadable, or a rung or cuBLAS lacks a quantity it needs (the message says which). Without the record, a panel
 says it is not measured; figures/plotlib.py, the half every figure script shares, says how
 (byte-identical SVG)."""
 import os
@@ -54,11 +54,11 @@ def panel(results, size, clock_max, l2_bandwidth):
         l2 = median(results, key, 'model_l2_bytes') / l2_bandwidth if l2_bandwidth else None
         rungs.append((label, (time['median'], time.get('min', time['median']), time.get('max', time['median'])),
                       bound, at_clock, l2))
-    return rungs, (median(results, PEER + size, 'time') if rungs else None)
+    return rungs, (median(results, PEER + size, 'time') if rungs and PEER + size in results else None)
 
 
 def read(data, records):
-    results = data.get('results', {})
+    results = plotlib.measured_results(data)
     clock_max = data.get('context', {}).get('sm_clock_max_mhz')
     if not clock_max:
         raise ValueError('the record\'s context has no sm_clock_max_mhz')
@@ -68,11 +68,13 @@ def read(data, records):
     l2_bandwidth = None if roofs is None else roofs['l2_bandwidth']
     panels = [(title, panel(results, size, clock_max, l2_bandwidth)) for size, title in SIZES]
     if not any(rungs for _, (rungs, _) in panels):
-        raise ValueError('no rung hopper/vN_<name>@<size> with a predicted_compute_time')
+        return None  # 3.2b is sm_90a only: on another GPU its rungs are skipped
     return [(title, found) for title, found in panels if found[0]]
 
 
 def draw(plt, data, what):
+    if what is None:
+        return plotlib.not_measured(plt, '3.2b')
     fig, axes = plt.subplots(len(what), 1, figsize=(plotlib.WIDTH, 3.4 * len(what) + 1.2), squeeze=False)
     for ax, (title, (rungs, peer)) in zip(axes[:, 0], what):
         x = list(range(len(rungs)))
@@ -80,7 +82,8 @@ def draw(plt, data, what):
         measured = [ms(t[0]) for _, t, _, _, _ in rungs]
         ax.axhline(ms(rungs[0][2]), color='#7f7f7f', linestyle=':', linewidth=1.0,
                    label='$t_\\mathrm{compute}$ at $f_\\mathrm{max}$')
-        ax.axhline(ms(peer), color='#d62728', linewidth=1.0, label='cuBLAS BF16')
+        if peer is not None:
+            ax.axhline(ms(peer), color='#d62728', linewidth=1.0, label='cuBLAS BF16')
         ax.plot(x, [ms(r[3]) for r in rungs], 's', markerfacecolor='none', markeredgecolor='#2ca02c',
                 markersize=6, label='$t_\\mathrm{compute}$ at its window clock')
         if all(r[4] is not None for r in rungs):

@@ -9,7 +9,8 @@ order of N; the shapes v9 tunes over, v9_tuned_*, are rung 9's candidates, not r
 bf16_mma, the model's predicted_time as a hollow marker and the measured time as a filled one with
 its min-max bar, on a log scale, with cuBLAS SGEMM as a line over the FP32 rungs and cuBLAS BF16
 over the BF16 rung; below, each rung's measured time over its predicted one (log scale, a line
-at 1). Exit status 2: the record is unreadable, has no rung, or a rung or peer lacks its time or
+at 1). A result this GPU skipped (bf16_mma where its shared memory does not fit, a peer) is left out, and
+with no rung measured the panel says so. Exit status 2: the record is unreadable, or a rung or peer lacks its time or
 predicted_time (the message says which). Without the record, a panel says it is not measured;
 figures/plotlib.py, the half every figure script shares, says how (byte-identical SVG)."""
 import os
@@ -36,14 +37,14 @@ def statistics(results, key, name):
 
 def read(data, records):
     """[(label, key, (time), predicted)] for the rungs in ladder order, and the two peers' times."""
-    results = data.get('results', {})
+    results = plotlib.measured_results(data)
     numbered = []
     for key in results:
         match = RUNG.fullmatch(key)
         if match and not match.group(2).startswith('tuned_'):
             numbered.append((int(match.group(1)), key))
     if not numbered:
-        raise ValueError('no rung matmul/vN_<name>@%s' % SIZE)
+        return None  # nothing of the ladder measured on this GPU at this size
     keys = [key for _, key in sorted(numbered)] + ([BF16] if BF16 in results else [])
     rungs = []
     for key in keys:
@@ -51,11 +52,13 @@ def read(data, records):
         rungs.append((label, key, statistics(results, key, 'time'),
                       statistics(results, key, 'predicted_time')[0]))
     peers = {kind: statistics(results, key, 'time')[0] for kind, key in PEERS.items()
-             if kind == 'fp32' or BF16 in results}
+             if key in results and (kind == 'fp32' or BF16 in results)}
     return rungs, peers
 
 
 def draw(plt, data, what):
+    if what is None:
+        return plotlib.not_measured(plt, '3.2')
     rungs, peers = what
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(plotlib.WIDTH, 6.8), sharex=True,
                                       gridspec_kw={'height_ratios': [5, 2.4]})
@@ -66,8 +69,9 @@ def draw(plt, data, what):
     high = [ms(t[2] - t[0]) for _, _, t, _ in rungs]
     predicted = [ms(p) for _, _, _, p in rungs]
     fp32 = [i for i, (label, _, _, _) in enumerate(rungs) if label != 'bf16']
-    top.hlines(ms(peers['fp32']), min(fp32) - 0.4, max(fp32) + 0.4, color='#d62728', linewidth=1.0,
-               label='cuBLAS SGEMM')
+    if 'fp32' in peers:  # a peer skipped on this GPU is left out, not an error
+        top.hlines(ms(peers['fp32']), min(fp32) - 0.4, max(fp32) + 0.4, color='#d62728', linewidth=1.0,
+                   label='cuBLAS SGEMM')
     if 'bf16' in peers:
         i = len(rungs) - 1
         top.hlines(ms(peers['bf16']), i - 0.4, i + 0.4, color='#d62728', linewidth=1.0,

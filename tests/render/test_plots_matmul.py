@@ -2,8 +2,9 @@
 """figures/plots/matmul-predicted.py (chapter 3.2) and hopper-predicted.py (3.2b), on test_plots.py's
 PlotTest: each draws its SVG byte-identically, a 'not measured' panel without the record, takes the
 numbered rungs in the order of their numbers (3.2: a later rung included, the shapes v9 tunes over
-left out; 3.2b: v1b after v1, the fused-epilogue results left out), and exits 2 on a record without
-rungs or with a rung that lacks a quantity it needs."""
+left out; 3.2b: v1b after v1, the fused-epilogue results left out), leaves out what was skipped on
+the GPU (a result with a 'status': a rung or peer this GPU cannot run), draws the 'not measured'
+panel when no rung was measured, and exits 2 on a rung that lacks a quantity it needs."""
 import os
 import sys
 import unittest
@@ -59,9 +60,21 @@ class MatmulPredictedTest(PlotTest, unittest.TestCase):
         self.write(record)
         self.assert_an_error('matmul/v5_blocktile_2d@' + SIZE, 'predicted_time')
 
-    def test_a_record_without_rungs_is_an_error(self):
-        self.write({'results': {'matmul/peer_cublas_sgemm@' + SIZE: {'time': one(0.0027, 's')}}})
-        self.assert_an_error('no rung')
+    def test_what_this_gpu_skipped_is_left_out(self):
+        record = matmul_record()
+        for key in ('matmul/bf16_mma@' + SIZE, 'matmul/peer_cublas_bf16@' + SIZE):
+            record['results'][key] = {'status': 'skipped', 'reason': 'skipped: needs more shared memory than this GPU gives'}
+        self.write(record)
+        svg = self.assert_draws_byte_identically()
+        self.assertIn(b'cuBLAS SGEMM', svg)
+        self.assertNotIn(b'cuBLAS BF16', svg)
+        self.assertNotIn(b'<!-- bf16 -->', svg)
+
+    def test_a_record_without_measured_rungs_says_so(self):
+        self.write({'results': {'matmul/v1_naive@' + SIZE: {'status': 'skipped', 'reason': 'skipped: needs more shared memory than this GPU gives'}}})
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(b'not measured', self.svg('a'))
 
 
 def hopper_record():
@@ -106,10 +119,14 @@ class HopperPredictedTest(PlotTest, unittest.TestCase):
         self.write(record)
         self.assert_an_error('hopper/v3_persistent@8192x8192x8192', 'sm_clock_mhz')
 
-    def test_a_record_without_rungs_is_an_error(self):
-        self.write({'context': {'sm_clock_max_mhz': 1980},
-                    'results': {'hopper/peer_cublas_bf16@4096x4096x4096': {'time': one(1.7e-4, 's')}}})
-        self.assert_an_error('no rung')
+    def test_a_gpu_that_skipped_every_rung_gets_the_not_measured_panel(self):
+        # 3.2b is sm_90a only: on another GPU its record holds only skipped results
+        record = hopper_record()
+        record['results'] = {key: {'status': 'skipped', 'reason': 'skipped: needs more shared memory than this GPU gives'} for key in record['results']}
+        self.write(record)
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn(b'not measured', self.svg('a'))
 
 
 if __name__ == '__main__':
