@@ -3,7 +3,7 @@
 transpose-ladder.py, coalescing-traffic.py, reuse-working-set.py, profile-speed-of-light.py,
 histogram-ladder.py, attention-traffic.py): each draws its SVG from a record
 byte-identically, draws a 'not measured' panel when the record is absent (so the page's link is
-never broken), and exits 2 on a bad record; every figure is drawn at a phone's width (4 in) with no
+never broken) or when what it needs was skipped on the record's GPU, and exits 2 on a bad record; every figure is drawn at a phone's width (4 in) with no
 text under 8.5 pt, so that a 390 px screen shows none under 9 px. The model diagrams
 (coalescing-sectors.py, banks-layouts.py) read no record: they draw byte-identically, and their
 counts are the models'."""
@@ -75,6 +75,16 @@ class PlotTest:
         done = self.draw('a')
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn(b'not measured', self.svg('a'))
+
+    def test_a_record_whose_results_this_gpu_skipped_still_draws(self):
+        # a reader's GPU that cannot run what the figure needs (a rung over its shared memory, an
+        # architecture's own chapter): the book renders; plotlib.main draws 'not measured' where
+        # the script itself has no panel for it
+        self.write({'gpu': 'NVIDIA GeForce RTX 4090', 'date': '2026-12-01T00:00:00Z',
+                    'results': {'x/y@1': {'status': 'skipped', 'reason': 'skipped: needs sm_90a'}}})
+        done = self.draw('a')
+        self.assertEqual(done.returncode, 0, done.stderr[-500:])
+        self.assertTrue(self.svg('a').startswith(b'<?xml'))
 
 
 def staircase_record():
