@@ -219,6 +219,9 @@ DIMENSIONLESS = {
     'registers_per_thread', 'resident_warps_per_sm', 'reuse', 'sass_shared_wavefronts',
     'shared_bank_conflicts', 'shared_wavefronts', 'sm_count', 'throttled', 'tuned_index',
     'warp_instructions', 'warps', 'warps_per_sm', 'wave_size', 'waves', 'working_threads',
+    # 1.1's probe of the schedulers: counts of schedulers and of warps.
+    'schedulers_used', 'fewest_warps_per_scheduler', 'most_warps_per_scheduler',
+    'schedulers_with_most_warps',
     # 3.1: a sum's error relative to sum|x| (and its model, predicted_error below).
     'measured_error',
     # Module 4: counts, indices, fractions of a unit's peak, and rates per second of counted events

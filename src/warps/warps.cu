@@ -60,3 +60,17 @@ void launch_empty(cudaStream_t stream) {
 }
 
 }  // namespace warps
+#line 1370 "chapters/1.1-warps.md"
+
+namespace warps {
+
+void launch_fma_stamped(const float* x, float* y, int n, int iters, WarpStamp* stamps,
+                        cudaStream_t stream) {
+  check_sizes(n, iters);
+  if (n == 0) return;
+  fma_stamped<<<blocks_for(n), kThreadsPerBlock, 0, stream>>>(x, y, n, iters, kAlpha, kBeta,
+                                                              stamps);
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace warps

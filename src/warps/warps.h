@@ -18,3 +18,15 @@ void launch_branch(const float* x, float* y, int n, int iters, Split split, int 
 void launch_empty(cudaStream_t stream);  // one block of one thread that does nothing
 
 }  // namespace warps
+#line 1356 "chapters/1.1-warps.md"
+
+#include "warps/warps_stamps.h"
+
+namespace warps {
+
+// The probe: launch_fma_lanes(x, y, n, iters, 1, stream), and every warp w writes stamps[w];
+// stamps holds ceil(n / 32) of them.
+void launch_fma_stamped(const float* x, float* y, int n, int iters, WarpStamp* stamps,
+                        cudaStream_t stream);
+
+}  // namespace warps

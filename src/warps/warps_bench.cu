@@ -141,3 +141,36 @@ const bool registered = [] {
 }();
 
 }  // namespace
+#line 1466 "chapters/1.1-warps.md"
+
+namespace {
+
+void bm_fma_stamped(benchmark::State& state) {
+  const int threads = kThreads / static_cast<int>(state.range(0));
+  Buffers buffers(threads);
+  bench::DeviceBuffer<warps::WarpStamp> stamps((threads + 31) / 32);
+  bench::Stream stream;
+  bench::time_gpu(state, stream, [&](cudaStream_t s) {
+    warps::launch_fma_stamped(buffers.x.data(), buffers.y.data(), threads, kIters, stamps.data(),
+                              s);
+  }, bench::Flush::no);
+  stream.synchronize();
+  const warps::SchedulerTally tally = warps::tally_schedulers(stamps.download());
+  set_counters(state, threads, threads, kIters,
+               warps::model::fma_lanes_instructions(threads, kIters, 1));
+  state.counters["schedulers_used"] = tally.schedulers;
+  state.counters["fewest_warps_per_scheduler"] = tally.fewest_warps;
+  state.counters["most_warps_per_scheduler"] = tally.most_warps;
+  state.counters["schedulers_with_most_warps"] = tally.schedulers_with_most;
+  state.counters["busiest_scheduler_end_time"] = tally.busiest_end_s;
+  state.counters["quietest_scheduler_end_time"] = tally.quietest_end_s;
+  state.counters["warp_start_spread_time"] = tally.start_spread_s;
+}
+
+const bool registered_probe = [] {
+  benchmark::RegisterBenchmark("warps/fma_stamped", bm_fma_stamped)
+      ->Arg(32)->Apply(bench::gpu_benchmark);
+  return true;
+}();
+
+}  // namespace

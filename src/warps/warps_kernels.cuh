@@ -68,3 +68,27 @@ __global__ void branch(const float* __restrict__ x, float* __restrict__ y, int n
 __global__ void empty() {}
 
 }  // namespace warps
+#line 1330 "chapters/1.1-warps.md"
+
+// The probe: fma_lanes at lane_stride 1, lane 0 of warp w writing stamps[w] (section "Where the
+// warps ran"). __syncwarp() before the end stamp: the warp has ended when its last lane has.
+#include "bench/instruction_stamps.cuh"
+#include "warps/warps_stamps.h"
+
+namespace warps {
+
+__global__ void fma_stamped(const float* __restrict__ x, float* __restrict__ y, int n, int iters,
+                            float alpha, float beta, WarpStamp* __restrict__ stamps) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned long long start = bench::wall_clock_ns();
+  if (i < n) y[i] = path_a(x[i], iters, alpha, beta);
+  __syncwarp();
+  if (i < n && threadIdx.x % 32 == 0) {
+    unsigned sm, slot;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+    asm volatile("mov.u32 %0, %%warpid;" : "=r"(slot));
+    stamps[i / 32] = {sm, slot, start, bench::wall_clock_ns()};
+  }
+}
+
+}  // namespace warps

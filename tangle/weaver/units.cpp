@@ -119,6 +119,11 @@ const std::set<std::string>& dimensionless_names() {
       "atomics_per_second",
       "degree",
       "instructions_per_second",
+      // 1.1's probe of the schedulers: counts of schedulers and of warps.
+      "schedulers_used",
+      "fewest_warps_per_scheduler",
+      "most_warps_per_scheduler",
+      "schedulers_with_most_warps",
       // 3.1: a sum's error relative to sum|x| (its model is predicted_error).
       "measured_error",
       "issue_active",
