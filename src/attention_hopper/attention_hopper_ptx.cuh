@@ -98,6 +98,42 @@ __device__ __forceinline__ void fence_operands(uint32_t (&a)[kRegisters]) {
   for (int i = 0; i < kRegisters; ++i) asm volatile("" : "+r"(a[i])::"memory");
 }
 
+// The SM's nanosecond timer (the same clock for every SM).
+__device__ __forceinline__ uint64_t global_ns() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// One try of mbarrier.try_wait.parity: true once the phase with this parity has completed (the
+// instruction itself waits a while in hardware before it answers false).
+__device__ __forceinline__ bool mbar_try_wait(uint64_t* bar, uint32_t parity) {
+  uint32_t done;
+  asm volatile(
+      "{\n\t.reg .pred p;\n\t"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+      "selp.u32 %0, 1, 0, p;\n\t}"
+      : "=r"(done)
+      : "r"(smem_addr(bar)), "r"(parity)
+      : "memory");
+  return done != 0;
+}
+
+// mbar_wait with a limit: a phase that has not completed after kWaitLimitNs means a deadlock (a
+// stage never filled or never released), and the kernel traps, so a test fails with a launch
+// error in seconds instead of hanging the GPU. No correct wait lasts a thousandth of that.
+// The trap sits in a function of its own: a trap inlined into the consumers' loop made ptxas
+// keep fewer values in registers there (it spilled 200 bytes and serialized the wgmma).
+inline constexpr uint64_t kWaitLimitNs = 4000000000ull;
+__device__ __noinline__ inline void trap_stuck_wait() { asm volatile("trap;"); }
+__device__ __forceinline__ void mbar_wait_bounded(uint64_t* bar, uint32_t parity) {
+  if (mbar_try_wait(bar, parity)) return;
+  const uint64_t start = global_ns();
+  while (!mbar_try_wait(bar, parity)) {
+    if (global_ns() - start > kWaitLimitNs) trap_stuck_wait();
+  }
+}
+
 // One 3-D box of a tensor map, global -> shared, completion counted on a barrier: coordinates
 // innermost first (column, row, head).
 __device__ __forceinline__ void tma_load_3d(void* dst, const void* tensor_map, uint64_t* bar,
