@@ -180,9 +180,11 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     const int row_first = q0 + 64 * consumer;  // this warpgroup's first query
     const uint8_t* q_c = q_s + consumer * C::kQBytes;
 
-    float s[64];          // S, then P in FP32: S[16 w + l/4 + 8 h][8 j + 2 (l%4) + e] in s[4 j + 2 h + e]
-    float acc[64] = {};   // O, the same layout over d
-    uint32_t p[8][4];     // P in BF16 pairs: the A operand of the k-th 16-key step
+    // S, then P in FP32: S[16 w + l/4 + 8 h][8 j + 2 (l%4) + e] in s[4 j + 2 h + e]; O in acc,
+    // the same layout over d; P in BF16 pairs, p[k] the A operand of the k-th 16-key step.
+    float s[64];
+    float acc[64] = {};
+    uint32_t p[8][4];
     float row_max[2] = {-CUDART_INF_F, -CUDART_INF_F};  // rows l/4 and l/4 + 8, log2 units
     float row_sum[2] = {0.f, 0.f};                      // this thread's share of the rows' sums
 
