@@ -7,7 +7,7 @@
 //                           warpgroup of 64 query rows: S = QK^T and O += PV by wgmma, the online
 //                           softmax on S's accumulator registers, P fed from registers
 //   launch_v2_pingpong      two consumer warpgroups (128 query rows per block) with setmaxnreg,
-//                           taking turns at the tensor cores through named barriers, so one's
+//                           taking turns at the tensor cores through mbarriers, so one's
 //                           softmax runs while the other's products do
 //   launch_v3_overlap       v2 with each warpgroup issuing the next tile's QK^T before its
 //                           softmax of this one, which then overlaps its own PV product

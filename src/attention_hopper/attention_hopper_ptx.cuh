@@ -10,7 +10,7 @@
 
 namespace attention_hopper::ptx {
 
-using namespace hopper::ptx;  // mbarriers, TMA, descriptors, fences, named barriers, setmaxnreg
+using namespace hopper::ptx;  // mbarriers, TMA, descriptors, fences, setmaxnreg, ex2.approx
 
 // The 64 accumulator operands of one m64n128 product, in the order the instruction lists them.
 #define ATTENTION_HOPPER_ACCUMULATORS_64(d) \
