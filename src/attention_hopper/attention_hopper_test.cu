@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <optional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -63,6 +64,8 @@ std::string case_name(const Case& c) {
          std::to_string(c.n) + (c.causal ? "causal" : "full") +
          (c.pad > 0 ? "pad" + std::to_string(c.pad) : "");
 }
+// How GoogleTest prints a failing case (otherwise as raw bytes).
+void PrintTo(const Case& c, std::ostream* os) { *os << case_name(c); }
 Shape shape_of(const Case& c) { return Shape{c.batch, c.heads, c.n, 128, c.causal, c.pad}; }
 
 struct Inputs {
