@@ -18,7 +18,8 @@
 //
 // v6 to v9 need K % 4 == 0, N % 4 == 0 and 16-byte aligned A, B, C for their float4 accesses;
 // where that fails they run v5 instead. bf16_mma needs K % 8 == 0, N % 8 == 0 and 16-byte
-// alignment, and says so with std::invalid_argument.
+// alignment, and says so with std::invalid_argument. It also needs more than 48 KiB of shared
+// memory per block; where the GPU cannot give it, it throws bench::DoesNotFit ("skipped: ...").
 #pragma once
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -69,5 +70,9 @@ void launch_peer_cublas_bf16(int M, int N, int K, const __nv_bfloat16* A,
 // The tensor-core rung: C = A B in BF16 with FP32 accumulation.
 void launch_bf16_mma(int M, int N, int K, const __nv_bfloat16* A, const __nv_bfloat16* B,
                      __nv_bfloat16* C, cudaStream_t stream);
+
+// The dynamic shared memory per block of the rung that needs more than 48 KiB. Where the device
+// cannot give it (shared_memory_fit.h), its launcher throws bench::DoesNotFit.
+int bf16_mma_shared_bytes();
 
 }  // namespace matmul

@@ -191,7 +191,7 @@ constexpr Staging transposed_staging(int bk, int lda, int a_float4s, int b_float
   const double a_stores = 4.0 * a_float4s;
   return Staging{a_stores * per_store + 4.0 * b_float4s, a_stores * (per_store - 1)};
 }
-#line 1579 "chapters/3.2-matmul.md"
+#line 1653 "chapters/3.2-matmul.md"
 
 // The ladder. Inner-loop counts per warp per k (derivations beside each kernel in the chapter):
 //   v1  1 FFMA, 2 loads + 1 address add; A's load touches 32 lines, B's is a broadcast: 33
@@ -222,7 +222,7 @@ inline constexpr Rung kV8DoubleBuffered{128, 128, 8, 128, 128, 256,     2,      
                                         transposed_staging(8, 132, 1, 1)};
 
 }  // namespace matmul::model
-#line 1768 "chapters/3.2-matmul.md"
+#line 1842 "chapters/3.2-matmul.md"
 
 // v9's shapes as rungs. A lane's patch is (WM / 8) x (WN / 4) in 4 x 4 pieces; per k a warp
 // issues one 128-bit load per piece row and column, each a single wavefront.
@@ -241,7 +241,7 @@ constexpr Rung tuned_rung(TileShape s) {
 }
 
 }  // namespace matmul::model
-#line 2560 "chapters/3.2-matmul.md"
+#line 2639 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 
