@@ -58,7 +58,7 @@ TEST(HopperModel, ComputeTimeAt4096) {
 
 }  // namespace
 }  // namespace hopper::model
-#line 3052 "chapters/3.2b-hopper.md"
+#line 3071 "chapters/3.2b-hopper.md"
 
 namespace hopper::model {
 namespace {
@@ -73,9 +73,13 @@ TEST(HopperModel, V7sOrderReadsAFifthFewerDramBytesThanV6s) {
     EXPECT_GT(v7, 0.78 * v6) << n;
     EXPECT_GT(v7, 2.0 * (2.0 * n * n)) << n;  // never below reading A and B once each
   }
-  // v4's order is v7's: the same pairs, the same raster.
-  EXPECT_DOUBLE_EQ(dram_read_bytes(4096, 4096, 4096, kV4Tile, 66),
-                   dram_read_bytes(4096, 4096, 4096, kV7Tile, 66));
+  // v4's order is v7's: the same pairs, the same raster. And single tiles in groups of 16 rows
+  // (exercise 7) walk the same strips per wave.
+  for (const int64_t n : {4096, 8192}) {
+    EXPECT_DOUBLE_EQ(dram_read_bytes(n, n, n, kV4Tile, 66), dram_read_bytes(n, n, n, kV7Tile, 66));
+    EXPECT_DOUBLE_EQ(dram_read_bytes(n, n, n, kV2Tile, 132, 16),
+                     dram_read_bytes(n, n, n, kV7Tile, 66));
+  }
 }
 
 TEST(HopperModel, V7sGroupIsTheBestOrderOfItsKind) {

@@ -261,7 +261,7 @@ __device__ __forceinline__ void claim_registers() {
 }
 
 }  // namespace hopper::ptx
-#line 2663 "chapters/3.2b-hopper.md"
+#line 2682 "chapters/3.2b-hopper.md"
 
 namespace hopper::ptx {
 
