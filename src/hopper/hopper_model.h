@@ -73,7 +73,7 @@ constexpr double tile_flops_per_l2_byte(Tile t) {
 }
 
 }  // namespace hopper::model
-#line 3012 "chapters/3.2b-hopper.md"
+#line 3011 "chapters/3.2b-hopper.md"
 
 #include <algorithm>
 #include <vector>

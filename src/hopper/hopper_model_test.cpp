@@ -58,7 +58,7 @@ TEST(HopperModel, ComputeTimeAt4096) {
 
 }  // namespace
 }  // namespace hopper::model
-#line 3071 "chapters/3.2b-hopper.md"
+#line 3070 "chapters/3.2b-hopper.md"
 
 namespace hopper::model {
 namespace {

@@ -65,8 +65,7 @@ __global__ void __launch_bounds__(v7::kThreads, 1)
     for (int tile = cluster; tile < pairs_m * blocks_n; tile += clusters) {
       float d[128];
       consume_tile<kBM>(ring, it, ceil_div(K, kBK), consumer, d);  // v3's K loop, our ring
-      // Where the tile goes, placed after the K loop, which needs none of it: the fused
-      // epilogue's registers are v6's to the last one, and the loop's wait is longer.
+      // Where the tile goes (the K loop needs none of it):
       int pm, bn;
       raster(tile, pairs_m, blocks_n, pm, bn);
       const int bm = pm * kCluster + rank;  // past the last block-row: zeros in, nothing stored
