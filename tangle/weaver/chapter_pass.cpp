@@ -137,8 +137,11 @@ class ChapterWeaver {
         fence(divs, *div_at[i], kind, text);
       } else if (text.find_first_not_of(" \t") != std::string::npos) {  // prose
         for (const DivStack::Open& d : divs.opened())
-          if (d.claim >= 0)
-            out_.claims[d.claim].text += (out_.claims[d.claim].text.empty() ? "" : " ") + text;
+          if (d.claim >= 0) {  // its prose for the report, without a block quote's "> "
+            const std::string& p = claim_prefixes_[d.claim];
+            std::string& t = out_.claims[d.claim].text;
+            t += (t.empty() ? "" : " ") + (text.starts_with(p) ? text.substr(p.size()) : text);
+          }
         paragraph_ += (paragraph_line_ ? "\n" : "") + text;
         if (!paragraph_line_) paragraph_line_ = n;
       } else {
@@ -185,6 +188,7 @@ class ChapterWeaver {
       case DivKind::claim:
         out_.claims.push_back(check_claim(text.substr(d.prefix), fm_.id, file_, d.line, scope_,
                                           diagnostics_, beside_));
+        claim_prefixes_.push_back(prefix);
         divs.open(d, static_cast<int>(out_.claims.size()) - 1);
         emit(prefix, claim_opening(out_.claims.back()));
         return;
@@ -235,7 +239,8 @@ class ChapterWeaver {
   std::vector<std::string> lines_;  // the woven chapter
   bool has_directive_ = false;      // a ::: box ::: places the box; else after the first heading
   bool box_done_ = false;
-  std::string paragraph_;  // prose lines waiting to be woven together
+  std::vector<std::string> claim_prefixes_;  // each claim's container marks, by claim
+  std::string paragraph_;                    // prose lines waiting to be woven together
   int paragraph_line_ = 0;
 };
 

@@ -150,6 +150,9 @@ TEST(Divs, AClaimInABlockQuote) {
             std::string::npos)
       << woven;
   EXPECT_NE(woven.find("\n> </details>\n> :::\n"), std::string::npos) << woven;
+  const std::string claims = b.read("build/book/woven/claims.json");  // its prose, no "> "
+  EXPECT_NE(claims.find("\"text\": \"Quoted, it still halves the time.\""), std::string::npos)
+      << claims;
 }
 
 TEST(Divs, AClaimInAListItem) {
