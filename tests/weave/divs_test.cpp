@@ -33,6 +33,8 @@ TEST(DivLines, AFenceStartsAParagraphOrFollowsAFence) {
             "1:0:0:f 3:0:0:- 5:0:0:f");
   EXPECT_EQ(candidates("::: {.a}\n::: {.b}\nx\n:::\n:::\n"), "1:0:0:f 2:0:0:f 4:0:0:- 5:0:0:f");
   EXPECT_EQ(candidates("Prose.\n::: {.a}\n"), "2:0:0:-");  // Pandoc: the paragraph's text
+  // cmark reads a div and a rule under it as a setext heading; Pandoc, as a div and a rule
+  EXPECT_EQ(candidates("::: {.a}\nx\n:::\n---\n"), "1:0:0:f 3:0:0:-");
 }
 
 // Code, HTML and inline code hold no fence, whatever their lines look like.
