@@ -90,6 +90,8 @@ Blocks read_blocks(const std::vector<std::string>& lines, int body_line) {
   Document document(cmark_parse_document(body.data(), body.size(), CMARK_OPT_SOURCEPOS),
                     cmark_node_free);
   Iterator iterator(cmark_iter_new(document.get()), cmark_iter_free);
+  std::vector<cmark_node*> paragraphs;             // and setext headings: where divs may be
+  std::vector<bool> in_span(lines.size(), false);  // a line a code span or raw HTML runs into
   for (cmark_event_type event; (event = cmark_iter_next(iterator.get())) != CMARK_EVENT_DONE;) {
     cmark_node* node = cmark_iter_get_node(iterator.get());
     if (event != CMARK_EVENT_ENTER) continue;
@@ -97,10 +99,14 @@ Blocks read_blocks(const std::vector<std::string>& lines, int body_line) {
     const int start = cmark_node_get_start_line(node) + offset;
     int end = std::min(cmark_node_get_end_line(node) + offset, last);
     if (start < 1 || start > last) continue;
+    if (type == CMARK_NODE_CODE || type == CMARK_NODE_HTML_INLINE)
+      for (int n = start + 1; n <= end; ++n) in_span[n - 1] = true;
     if (type == CMARK_NODE_CODE) {
       if (auto span = code_span(lines, node, offset)) blocks.code_spans.push_back(*span);
       continue;
     }
+    if (type == CMARK_NODE_PARAGRAPH || (type == CMARK_NODE_HEADING && end > start))
+      paragraphs.push_back(node);
     // One line: an ATX heading (a setext heading has its underline too).
     if (type == CMARK_NODE_HEADING && cmark_node_parent(node) == document.get() && start == end) {
       blocks.roles[start - 1] = LineRole::heading;
@@ -126,6 +132,7 @@ Blocks read_blocks(const std::vector<std::string>& lines, int body_line) {
     // fence line.
     blocks.fences.push_back({start, fence, end > start && closes(lines[end - 1], fence)});
   }
+  blocks.div_lines = div_lines(paragraphs, lines, offset, in_span);
   return blocks;
 }
 

@@ -3,10 +3,12 @@
 // the rest, so what is code must be what Markdown says is code: a fence indented in a list item,
 // an indented block, an HTML comment (tools.md O4), and a fence's end found by the parser, not by
 // guessing from line shapes. Pandoc's ::: divs are no CommonMark: cmark reads their fence lines
-// as text, and the chapter pass tells them apart among the text lines.
+// as text of paragraphs, where div_lines.h finds them.
 #pragma once
 #include <string>
 #include <vector>
+
+#include "div_lines.h"
 
 namespace weave {
 
@@ -35,6 +37,7 @@ struct Blocks {
   std::vector<LineRole> roles;       // one per chapter line; the front matter's lines are text
   std::vector<FenceBlock> fences;    // in order
   std::vector<CodeSpan> code_spans;  // in order
+  std::vector<DivLine> div_lines;    // where a ::: fence may be, in order
   bool has_heading = false;          // a top-level heading in the body
 };
 

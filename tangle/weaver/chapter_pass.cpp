@@ -5,6 +5,7 @@
 #include "blocks.h"
 #include "box.h"
 #include "chapter_report.h"
+#include "divs.h"
 #include "figure_refs.h"
 #include "line_shapes.h"
 #include "spans.h"
@@ -12,13 +13,8 @@
 namespace weave {
 namespace {
 
-struct OpenDiv {
-  int line;
-  int claim = -1;  // index into the claims, or -1
-};
-
 // One chapter's weave, in passes: the setup (its records, both GPUs' scopes, the box's input), the
-// lines (code copied, prose woven a paragraph at a time, the structure lines handled), and the
+// lines (code copied, prose woven a paragraph at a time, the ::: fences handled), and the
 // report of what is not measured, not run, broken or stale.
 class ChapterWeaver {
  public:
@@ -76,9 +72,19 @@ class ChapterWeaver {
                        inline_context_.unmeasured_lines);
   }
 
-  void emit_box() {
-    auto b = render_box(box_, diagnostics_);
-    lines_.insert(lines_.end(), b.begin(), b.end());
+  // Woven lines into the output, each after `prefix` (a block quote's "> " or a list item's
+  // indent, for a div inside one; a blank line gets the prefix without its trailing spaces).
+  void emit(const std::string& prefix, const std::string& text) {
+    const std::string bare = prefix.substr(0, prefix.find_last_not_of(" \t") + 1);
+    for (size_t start = 0, end = 0; end != std::string::npos; start = end + 1) {
+      end = text.find('\n', start);
+      std::string line = text.substr(start, end == std::string::npos ? end : end - start);
+      lines_.push_back((line.empty() ? bare : prefix) + line);
+    }
+  }
+
+  void emit_box(const std::string& prefix = "") {
+    for (const std::string& l : render_box(box_, diagnostics_)) emit(prefix, l);
     box_done_ = true;
   }
 
@@ -94,22 +100,26 @@ class ChapterWeaver {
   }
 
   // Every line of the chapter: the front matter kept, code (as cmark reads it) copied, headings
-  // woven with the box after the first, prose gathered into paragraphs, the rest (directives,
-  // divs, blank lines) by structure().
+  // woven with the box after the first, the ::: fences cmark's tree places (divs.h) by fence(),
+  // prose gathered into paragraphs, blank lines kept.
   void weave_lines() {
     const std::vector<std::string>& all = chapter_.lines;
     blocks_ = read_blocks(all, fm_.present ? fm_.body_line : 1);
     const Blocks& blocks = blocks_;
     inline_context_.code_spans = &blocks_.code_spans;
-    for (size_t i = 0; i < all.size(); ++i)
-      has_directive_ =
-          has_directive_ || (blocks.roles[i] == LineRole::text && is_directive(all[i], "box"));
+    std::vector<const DivLine*> div_at(all.size(), nullptr);
+    for (const DivLine& d : blocks.div_lines) {
+      div_at[d.line - 1] = &d;
+      has_directive_ = has_directive_ || (d.first && d.indent == 0 &&
+                                          is_directive(all[d.line - 1].substr(d.prefix), "box"));
+    }
     size_t first = fm_.present ? static_cast<size_t>(fm_.body_line - 1) : 0;
     for (size_t i = 0; i < first && i < all.size(); ++i) lines_.push_back(all[i]);
     if (!has_directive_ && !blocks.has_heading) {  // every page has its box: after the first
       emit_box();                                  // heading, or at the top
       lines_.push_back("");
     }
+    DivStack divs(file_, diagnostics_);
     for (size_t i = first; i < all.size(); ++i) {
       const std::string& text = all[i];
       int n = static_cast<int>(i) + 1;
@@ -121,25 +131,30 @@ class ChapterWeaver {
           heading(text, n);
         continue;
       }
-      size_t start = text.find_first_not_of(" \t");
-      if (start != std::string::npos && text.compare(start, 3, ":::") != 0) {  // prose
-        for (const OpenDiv& d : divs_)
-          if (d.claim >= 0)
-            out_.claims[d.claim].text += (out_.claims[d.claim].text.empty() ? "" : " ") + text;
+      const DivKind kind = div_at[i] ? divs.kind(*div_at[i], text) : DivKind::text;
+      if (kind != DivKind::text) {
+        flush();
+        fence(divs, *div_at[i], kind, text);
+      } else if (text.find_first_not_of(" \t") != std::string::npos) {  // prose
+        for (const DivStack::Open& d : divs.opened())
+          if (d.claim >= 0) {  // its prose for the report, without a block quote's "> "
+            const std::string& p = claim_prefixes_[d.claim];
+            std::string& t = out_.claims[d.claim].text;
+            t += (t.empty() ? "" : " ") + (text.starts_with(p) ? text.substr(p.size()) : text);
+          }
         paragraph_ += (paragraph_line_ ? "\n" : "") + text;
         if (!paragraph_line_) paragraph_line_ = n;
-        continue;
+      } else {
+        flush();
+        lines_.push_back(text);  // a blank line
       }
-      flush();
-      structure(text, n);
     }
     flush();
     for (const FenceBlock& f : blocks.fences)
       if (!f.closed)
         diagnostics_.error(file_, f.open_line,
                            "this code block is never closed: end it with a line " + f.fence);
-    for (const OpenDiv& d : divs_)
-      diagnostics_.error(file_, d.line, "this ::: div is never closed: end it with a line ':::'");
+    divs.finish();
   }
 
   // A heading, woven as a paragraph of its own; the box goes after the first, unless a
@@ -154,55 +169,47 @@ class ChapterWeaver {
     }
   }
 
-  // A text line that is not prose: a directive, a claim or a div opening or closing, or a blank
-  // line.
-  void structure(const std::string& text, int n) {
-    const BookContext& book = book_;
-    Diagnostics& diagnostics = diagnostics_;
-    const std::string& file = file_;
-    const FrontMatter& fm = fm_;
-    const Record* record = record_;
-    ChapterOutput& out = out_;
-    std::vector<std::string>& lines = lines_;
-    std::vector<OpenDiv>& divs = divs_;
-    const bool box_done = box_done_;
-    Scope& scope = scope_;
-    const Scope* beside = beside_;
-    const std::string& reference_gpu = reference_gpu_;
-    if (is_directive(text, "box")) {
-      if (box_done)
-        diagnostics.error(file, n, "a second ::: box ::: (a chapter has one box)");
-      else
-        emit_box();
-    } else if (is_directive(text, "symbols-table")) {
-      auto table =
-          render_symbols_table(*book.symbols, book.symbol_users, scope, file, n, diagnostics);
-      lines.insert(lines.end(), table.begin(), table.end());
-    } else if (opens_claim(text)) {
-      out.claims.push_back(check_claim(text, fm.id, file, n, scope, diagnostics, beside));
-      divs.push_back({n, static_cast<int>(out.claims.size()) - 1});
-      lines.push_back(claim_opening(out.claims.back()));
-    } else if (is_div_close(text)) {
-      if (divs.empty()) {
-        diagnostics.error(file, n,
-                          "this ::: closes a div that was never opened: remove it, or open one "
-                          "with ::: {.class}");
+  // A ::: fence (divs.h): a directive replaced by what it stands for, a claim checked, a div
+  // opened or closed (a claim's verdict before its closing fence).
+  void fence(DivStack& divs, const DivLine& d, DivKind kind, const std::string& text) {
+    const std::string prefix = text.substr(0, d.prefix);
+    switch (kind) {
+      case DivKind::box:
+        if (box_done_)
+          diagnostics_.error(file_, d.line, "a second ::: box ::: (a chapter has one box)");
+        else
+          emit_box(prefix);
         return;
-      }
-      if (divs.back().claim >= 0) {
-        std::string gpu = record                ? record->gpu
-                          : book.store->machine ? book.store->machine->gpu
-                                                : "";
-        lines.push_back("");
-        lines.push_back(claim_verdict(out.claims[divs.back().claim], gpu, reference_gpu));
-      }
-      divs.pop_back();
-      lines.push_back(text);
-    } else if (is_div_open(text)) {
-      divs.push_back({n});
-      lines.push_back(text);
-    } else {
-      lines.push_back(text);  // a blank line
+      case DivKind::symbols_table:
+        for (const std::string& l : render_symbols_table(*book_.symbols, book_.symbol_users, scope_,
+                                                         file_, d.line, diagnostics_))
+          emit(prefix, l);
+        return;
+      case DivKind::claim:
+        out_.claims.push_back(check_claim(text.substr(d.prefix), fm_.id, file_, d.line, scope_,
+                                          diagnostics_, beside_));
+        claim_prefixes_.push_back(prefix);
+        divs.open(d, static_cast<int>(out_.claims.size()) - 1);
+        emit(prefix, claim_opening(out_.claims.back()));
+        return;
+      case DivKind::open:
+        divs.open(d);
+        lines_.push_back(text);
+        return;
+      case DivKind::close:
+        if (auto claim = divs.close(d)) {
+          if (*claim >= 0) {
+            const std::string gpu = record_                ? record_->gpu
+                                    : book_.store->machine ? book_.store->machine->gpu
+                                                           : "";
+            emit(prefix, "");
+            emit(prefix, claim_verdict(out_.claims[*claim], gpu, reference_gpu_));
+          }
+          lines_.push_back(text);
+        }
+        return;
+      case DivKind::text:
+        return;
     }
   }
 
@@ -232,8 +239,8 @@ class ChapterWeaver {
   std::vector<std::string> lines_;  // the woven chapter
   bool has_directive_ = false;      // a ::: box ::: places the box; else after the first heading
   bool box_done_ = false;
-  std::vector<OpenDiv> divs_;
-  std::string paragraph_;  // prose lines waiting to be woven together
+  std::vector<std::string> claim_prefixes_;  // each claim's container marks, by claim
+  std::string paragraph_;                    // prose lines waiting to be woven together
   int paragraph_line_ = 0;
 };
 

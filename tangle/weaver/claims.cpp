@@ -1,7 +1,6 @@
 #include "claims.h"
 
 #include "format.h"
-#include "line_shapes.h"
 #include "spans.h"
 
 namespace weave {
@@ -29,8 +28,6 @@ const char* status_name(ClaimResult::Status status) {
   }
   return "";
 }
-
-bool opens_claim(const std::string& line) { return is_claim_opening(line); }
 
 namespace {
 

@@ -28,9 +28,6 @@ struct ClaimResult {
 
 const char* status_name(ClaimResult::Status status);  // "holds", "broken", ...
 
-// Is this line the opening of a claim div (a ::: fence whose attributes hold .claim)?
-bool opens_claim(const std::string& line);
-
 // Reads expr="..." from the opening line, parses and evaluates it. Errors (no expr, a parse
 // error, a missing key) are reported at the line and give Status::invalid.
 // With `reference` (the reference GPU's records, when the book is woven for another GPU), the

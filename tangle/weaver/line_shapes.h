@@ -1,5 +1,5 @@
-// The shapes of the Pandoc lines cmark does not know, which the weaver tells apart among the text
-// lines cmark leaves it (blocks.h): ::: divs, the box and symbols-table directives, claim openings.
+// The shapes of the Pandoc lines cmark does not know, read on the lines where cmark's tree lets a
+// fence be (div_lines.h, divs.h): ::: divs, the box and symbols-table directives, claim openings.
 // Prefix tests with find calls, not std::regex: libstdc++'s matcher recurses once per character, so
 // one heading or div line of 50 000 characters overflowed the stack (tools.md C1). Lines hold no
 // control character but the tab (check_utf8_lines refuses the others), so "white space" here is a

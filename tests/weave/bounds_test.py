@@ -38,6 +38,16 @@ def weaver_cases():
     yield 'a power of one', 'A [alpha/v1@1^9999999999999999 : time]{.m}.'
     yield '190 000 paragraphs of inline code', '`a`\n\n' * 190_000
     yield '1 MB of indented code', 'Code:\n\n' + '    [alpha/v9@1 : time]{.m}\n' * 35_000
+    # the ::: fences found in cmark's tree (div_lines.cpp): past containers nested deep, many of them
+    yield 'a fence in block quotes 499 000 deep', ('>' * 499_000 + ' ::: {.a}\n') * 2
+    yield 'a fence in list items 240 000 deep', '- ' * 240_000 + '::: {.a}\n' + '  ' * 240_000 + ':::'
+    yield '60 000 divs', '::: {.a}\nx\n:::\n\n' * 60_000
+    yield '10 000 claims', ('::: {.claim expr="alpha/v2_fast@2^20 : time < alpha/v1_naive@2^20 : time"}\n'
+                            'x\n:::\n\n') * 10_000
+    yield '30 000 short claims', '::: {.claim expr="1 < 2"}\nx\n:::\n\n' * 30_000  # claims.json: 18 MB
+    yield '190 000 stray fences', ':::\n\n' * 190_000
+    yield '10 000 claims in block quotes', ('> ::: {.claim expr="alpha/v2_fast@2^20 : time < 1 s"}\n> x\n> :::\n\n'
+                                            * 10_000)
 
 
 def billion_laughs():
