@@ -75,11 +75,19 @@ def variables(book_title, chapters, i, download):
 MARKDOWN = 'markdown-yaml_metadata_block'
 
 
+# Pandoc's warning for maths it cannot parse; it then prints the TeX as text, so it is an error here.
+UNREADABLE_MATH = 'Could not convert TeX math'
+
+
 def run_pandoc(args, env_extra, what, text=None):
     env = dict(os.environ, **env_extra)
     done = subprocess.run(['pandoc'] + args, env=env, input=text, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError('pandoc failed on %s:\n%s' % (what, done.stderr.strip()))
+    if UNREADABLE_MATH in done.stderr:
+        raise RuntimeError('pandoc could not read the TeX math in %s, and would show it as raw TeX:\n%s\n'
+                           'the usual cause is a woven number, [...]{.m}, inside $...$ or $$...$$: move it '
+                           'out of the maths in the chapter' % (what, done.stderr.strip()))
     if done.stderr.strip():
         print('render: pandoc on %s: %s' % (what, done.stderr.strip()))
 

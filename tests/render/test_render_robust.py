@@ -18,6 +18,7 @@ sys.path.insert(0, os.path.join(REPO, 'book', 'render'))
 import epub  # noqa: E402
 import json  # noqa: E402
 import main      # noqa: E402  (book/render/main.py)
+import pages     # noqa: E402
 import search_index  # noqa: E402
 
 
@@ -126,6 +127,24 @@ class DepthTest(unittest.TestCase):
             node = {'t': 'BlockQuote', 'c': [node]}
         with self.assertRaisesRegex(RuntimeError, r'9\.9-deep\.md nests too deeply for the EPUB'):
             epub.join([{'pandoc-api-version': [1], 'blocks': [node]}], [self.CHAPTER])
+
+
+
+class UnreadableMathTest(unittest.TestCase):
+    """A woven number inside display maths (4.3b had one): Pandoc warns and prints the TeX as
+    text, exit 0; the renderer makes that an error that names the page and says what to move."""
+
+    def test_a_woven_number_inside_maths_is_an_error(self):
+        text = '$$t \\approx [1024]{.measured title="x : y"}.$$\n'
+        with self.assertRaises(RuntimeError) as caught:
+            pages.run_pandoc(['--from', pages.MARKDOWN, '--to', 'html5', '--mathml'], {}, 'x.md', text)
+        self.assertIn('x.md', str(caught.exception))
+        self.assertIn('out of the maths', str(caught.exception))
+
+    def test_readable_maths_passes(self):
+        with contextlib.redirect_stdout(io.StringIO()):
+            pages.run_pandoc(['--from', pages.MARKDOWN, '--to', 'html5', '--mathml'], {}, 'x.md',
+                             '$$t \\approx 1024.$$\n')
 
 
 if __name__ == '__main__':
