@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "format.h"
+#include "math_ranges.h"
 
 namespace weave {
 namespace {
@@ -166,6 +167,8 @@ std::string weave_inline(const std::string& line, int first_line, InlineContext&
   const CodeRanges code =
       context.code_spans ? code_ranges(*context.code_spans, line, first_line) : code_of(line);
   const std::vector<size_t> closes = closing_brackets(line, code);
+  const CodeRanges maths = math_ranges(line, code);
+  auto next_math = maths.begin();
   auto next_code = code.begin();
   std::string out;
   size_t i = 0;
@@ -220,6 +223,16 @@ std::string weave_inline(const std::string& line, int first_line, InlineContext&
           error("[" + line.substr(i + 1, close - i - 1) +
                 "]{.M}: a value's class is .m, lower case; "
                 "as written the expression would be printed as it stands");
+        while (next_math != maths.end() && next_math->second <= i) ++next_math;
+        if (a.value && next_math != maths.end() && next_math->first < i) {
+          error("[" + line.substr(i + 1, close - i - 1) +
+                "]{.m}: a woven value inside TeX maths ($...$ or $$...$$): Pandoc cannot read a "
+                "span there and would print the maths as raw TeX; close the maths before the "
+                "value and open it again after");
+          out += line.substr(i, brace_end + 1 - i);
+          i = brace_end + 1;
+          continue;
+        }
         if (a.value) {
           std::string text = line.substr(i + 1, close - i - 1), problem = a.error;
           std::string span;

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <ctime>
 #include <random>
 
 #include "fixture.h"
+#include "math_ranges.h"
 #include "spans.h"
 
 namespace weave {
@@ -70,6 +72,43 @@ TEST_F(Spans, MalformedSpans) {
   EXPECT_NE(diagnostics.errors()[2].message.find("unknown attribute colour"), std::string::npos);
   EXPECT_EQ(diagnostics.errors()[3].line, 13);
   EXPECT_NE(diagnostics.errors()[4].message.find("needs a ratio"), std::string::npos);
+}
+
+TEST_F(Spans, AValueInsideMathsIsAnErrorAtItsLine) {
+  // Chapter 4.3b had one: Pandoc printed the display maths as raw TeX, exit 0.
+  std::string text = "$$t \\approx\n[machine : sm_count]{.m}.$$";
+  EXPECT_EQ(weave(text, 30), text);
+  weave("inline $x = [machine : sm_count]{.m}$ too", 40);
+  ASSERT_EQ(diagnostics.errors().size(), 2u);
+  EXPECT_EQ(diagnostics.errors()[0].line, 31);
+  EXPECT_NE(diagnostics.errors()[0].message.find("inside TeX maths"), std::string::npos);
+  EXPECT_EQ(diagnostics.errors()[1].line, 40);
+}
+
+TEST_F(Spans, ValuesBesideMathsAndDollarsThatAreNotMathsAreWoven) {
+  for (const std::string text :
+       {"$x$ is [machine : sm_count]{.m}", "$$x$$ [machine : sm_count]{.m} $y$",
+        "costs $20 and [machine : sm_count]{.m} and $30", "a \\$ then [machine : sm_count]{.m} $",
+        "`$` [machine : sm_count]{.m} `$`", "$ x [machine : sm_count]{.m} x $"}) {
+    EXPECT_NE(weave(text).find(".measured"), std::string::npos) << text;
+  }
+  EXPECT_FALSE(diagnostics.has_errors());
+}
+
+TEST(MathRanges, PandocsDollarRules) {
+  const CodeRanges none;
+  EXPECT_EQ(math_ranges("a $x$ b $$y$$ c", none), (CodeRanges{{2, 5}, {8, 13}}));
+  EXPECT_TRUE(math_ranges("$20 and $30", none).empty());  // a closing $ before a digit
+  EXPECT_TRUE(math_ranges("$ x$", none).empty());         // a space after the opening
+  EXPECT_TRUE(math_ranges("$x $", none).empty());         // a space before the closing
+  EXPECT_TRUE(math_ranges("\\$x$", none).size() == 0u);   // an escaped dollar opens nothing
+  EXPECT_TRUE(math_ranges("`$x$`", CodeRanges{{0, 5}}).empty());
+  // Linear on a megabyte of openings that never close (each would otherwise rescan the rest).
+  std::string many;
+  for (int i = 0; i < 200000; ++i) many += " $ab";
+  const auto start = std::clock();
+  EXPECT_TRUE(math_ranges(many, none).empty());
+  EXPECT_LT(double(std::clock() - start) / CLOCKS_PER_SEC, 1.0);
 }
 
 TEST_F(Spans, UnmeasuredValuesAreMarked) {
