@@ -28,7 +28,7 @@ MEASURE_RUN = $(PYTHON) tangle/measure.py --build $(QBUILD) $(if $(CHAPTER),--ch
 # render (or book/serve.py) reads it
 WOVEN       = $(WEAVE) --measurements book/measurements --out $(QBUILD)/book/woven --lock $(QBUILD)/book.lock $(WEAVE_FLAGS)
 
-.PHONY: deps configure tools tangle chapters build test measure profile weave book serve clean format
+.PHONY: deps configure tools tool-tests tangle chapters build test check fuzz measure profile weave book serve clean format
 deps:               ; @.ci/deps
 configure:          ; @cmake -S . -B $(QBUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS) >/dev/null
 # configured once; after that Ninja re-runs CMake itself when a CMakeLists.txt or a globbed folder
@@ -36,10 +36,20 @@ configure:          ; @cmake -S . -B $(QBUILD) -G Ninja -DCMAKE_BUILD_TYPE=Relea
 # `make configure` configures again
 $(BUILD)/build.ninja:                         ; @$(MAKE) --no-print-directory configure
 tools: $(if $(CMAKE_ARGS),configure,$(BUILD)/build.ninja) ; cmake --build $(QBUILD) --target tangle weave
+tool-tests: tools   ; cmake --build $(QBUILD) -j $(JOBS) --target tool_tests
 tangle: tools       ; $(TANGLE)
 chapters: tangle    ; cmake --build $(QBUILD) -j $(JOBS) --target chapters
 build: tangle       ; cmake --build $(QBUILD) -j $(JOBS)
-test: deps tools    ; $(TANGLE) --check && cmake --build $(QBUILD) -j $(JOBS) && ctest --test-dir $(QBUILD) --output-on-failure -j $(JOBS)
+# every test has a TIMEOUT (cmake/test_budget.cmake; --timeout is for one that somehow has none);
+# the ten slowest are printed after ctest, pass or fail
+test: deps tools    ; $(TANGLE) --check && cmake --build $(QBUILD) -j $(JOBS) && { ctest --test-dir $(QBUILD) --output-on-failure -j $(JOBS) --timeout 60; status=$$?; $(PYTHON) tests/slowest.py $(QBUILD) 10; exit $$status; }
+# the inner loop (.ci/check): tangle --check, the tools' unit tests, CHAPTER's tests, the weave with --strict
+check: STRICT = 1
+check: tools        ; .ci/check $(QBUILD) $(call quote,$(CHAPTER)) $(WOVEN)
+# the fuzzers' long runs (FUZZ_SECONDS each; ctest runs a few seconds of each), harnesses built at
+# -O1 (ctest's smoke harnesses are -O0) into $(BUILD)/fuzz/, corpora that grow from run to run
+FUZZ_SECONDS ?= 300
+fuzz:               ; start=$$(date +%s) && tests/tangle/run-fuzz.sh $(call quote,$(FUZZ_SECONDS)) $(QBUILD)/fuzz/tangle && tests/weave/run-fuzz.sh $(call quote,$(FUZZ_SECONDS)) $(QBUILD)/fuzz/weave && echo "make fuzz: both fuzzers ran $(FUZZ_SECONDS) s each, $$(( $$(date +%s) - start )) s in all (building included), with no crash"
 measure: build      ; $(MEASURE_RUN)
 profile: tangle     ; $(if $(KERNEL),,$(error make profile needs KERNEL=<result key>, e.g. KERNEL=reduce/v1_naive@268435456)) cmake --build $(QBUILD) -j $(JOBS) --target $(call quote,$(firstword $(subst /, ,$(KERNEL)))_bench) && $(PYTHON) tangle/ncu_profile.py --build $(QBUILD) $(call quote,$(KERNEL))
 weave: tools        ; $(WOVEN)

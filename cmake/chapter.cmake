@@ -51,7 +51,8 @@ function(add_chapter_folder folder)
     add_executable(${name}_test ${test_sources})
     target_link_libraries(${name}_test PRIVATE ${chapter_lib} GTest::gtest_main)
     # Listed at test time, so a machine with no GPU can still enumerate the GPU tests (they skip).
-    gtest_discover_tests(${name}_test DISCOVERY_MODE PRE_TEST PROPERTIES LABELS "chapter;${name}")
+    gtest_discover_tests(${name}_test DISCOVERY_MODE PRE_TEST
+                         PROPERTIES LABELS "chapter;${name}" TIMEOUT ${TEST_TIMEOUT})
     add_dependencies(chapters ${name}_test)
   endif()
   if(bench_sources)

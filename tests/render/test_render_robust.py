@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """The renderer on bad luck and bad input (review tools.md: C7, C8, O11, O13, Z9, P2), each on
-the fixture in a temporary folder outside the repository."""
+the fixture in a temporary folder outside the repository. The tests that render start from a copy
+of the fixture book rendered once (render_fixture.py; ctest's fixture render_book), and each
+makes its render do the work it tests: an edited page, or api/ removed so that Doxygen runs."""
 import contextlib
 import io
 import os
@@ -18,6 +20,7 @@ sys.path.insert(0, os.path.join(REPO, 'book', 'render'))
 import epub  # noqa: E402
 import json  # noqa: E402
 import main      # noqa: E402  (book/render/main.py)
+import render_fixture  # noqa: E402  (tests/render/render_fixture.py)
 import pages     # noqa: E402
 import search_index  # noqa: E402
 
@@ -30,17 +33,36 @@ def render(out, woven, src=os.path.join(FIXTURE, 'src'), background=False):
 
 
 class Temp(unittest.TestCase):
+    """A copy of the rendered fixture (woven/ and book/) in a fresh temporary folder."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.rendered, cls.made_here = render_fixture.rendered_fixture()
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.made_here:
+            shutil.rmtree(cls.rendered, ignore_errors=True)
+
     def setUp(self):
         self.work = tempfile.mkdtemp(prefix='render-robust.')
         self.addCleanup(shutil.rmtree, self.work, True)
         self.woven = os.path.join(self.work, 'woven')
-        shutil.copytree(os.path.join(FIXTURE, 'woven'), self.woven)
+        shutil.copytree(os.path.join(self.rendered, 'woven'), self.woven)
         self.out = os.path.join(self.work, 'book')
+        shutil.copytree(os.path.join(self.rendered, 'book'), self.out, symlinks=True)
+
+    def edit_a_page(self):
+        """A sentence added to a chapter: the next render re-renders its page."""
+        with open(os.path.join(self.woven, '3.1-reduction.md'), 'a', encoding='utf-8') as f:
+            f.write('\nOne more sentence.\n')
 
 
 class ConcurrencyTest(Temp):
     def test_two_renders_of_one_book_both_succeed(self):
-        # C8: the second used to delete the first's staging folder (book.tmp.*) under it
+        # C8: the second used to delete the first's staging folder (book.tmp.*) under it; every render
+        # stages, so one that re-renders a page shows it as well as a render from scratch did
+        self.edit_a_page()
         first = render(self.out, self.woven, background=True)
         second = render(self.out, self.woven, background=True)
         for run in (first, second):
@@ -48,11 +70,14 @@ class ConcurrencyTest(Temp):
             self.assertEqual(run.returncode, 0, stderr)
         self.assertTrue(os.path.exists(os.path.join(self.out, 'index.html')))
         self.assertEqual([n for n in os.listdir(self.work) if n.startswith('book.')], ['book.lock'])
+        with open(os.path.join(self.out, '3.1-reduction.html'), encoding='utf-8') as f:
+            self.assertIn('One more sentence.', f.read())
 
     def test_a_failing_search_index_reports_its_own_error(self):
         # C7: the finally block read `records` that search_index.build never bound
         def broken(*args):
             raise RuntimeError('the search index broke (test)')
+        self.edit_a_page()
         saved, search_index.build = search_index.build, broken
         self.addCleanup(setattr, search_index, 'build', saved)
         stderr = io.StringIO()
@@ -71,6 +96,8 @@ class PathTest(Temp):
         src = os.path.join(root, 'src')
         shutil.copytree(os.path.join(FIXTURE, 'src'), src)
         out = os.path.join(root, 'build', 'book')
+        shutil.copytree(self.out, out, symlinks=True)
+        shutil.rmtree(os.path.join(out, 'api'))   # Doxygen runs again, on the path with a space
         done = render(out, self.woven, src=src)
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertTrue(os.path.exists(os.path.join(out, 'api', 'index.html')))
