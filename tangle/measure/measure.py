@@ -507,6 +507,9 @@ def build_context(benchmark_context, clocks, smi=None, nvcc=None):
     if clocks:
         context['sm_clock_end_mhz'] = clocks[-1]
         context['sm_clock_min_mhz'] = min(clocks)
+        # the fastest window: a chip may run a clock step above the maximum its driver reports
+        # (the H100 of 2026-12-05 ran 1995 MHz windows against 1980; appendix A)
+        context['sm_clock_top_mhz'] = max(clocks)
     if smi:
         driver, name = smi
         if 'driver' in context:

@@ -338,6 +338,7 @@ class ContextAndCeilings(unittest.TestCase):
         self.assertEqual(context['nvcc'], '13.0.88')  # the binary's compiler wins
         self.assertEqual(context['sm_clock_end_mhz'], 1900.0)
         self.assertEqual(context['sm_clock_min_mhz'], 1700.0)
+        self.assertEqual(context['sm_clock_top_mhz'], 1980.0)
         self.assertEqual(context['host'], 'box')
         self.assertNotIn('caches', context)
 
