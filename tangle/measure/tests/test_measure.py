@@ -614,7 +614,7 @@ class EndToEnd(unittest.TestCase):
             self.assertNotIn('profiler', record)
             said = ' '.join(str(call.args[0]) for call in printed.call_args_list if call.args)
             self.assertIn('counters not asked for (--no-counters)', said)
-            self.assertRegex(said, r'measure: time by chapter: A \d+ s; all 1 chapter\(s\) \d+ s')
+            self.assertRegex(said, r'measure: time by chapter: tests \d+ s, A \d+ s; all 1 chapter\(s\) \d+ s')
 
     # A failing test: tangle/measure/tests/test_outcomes.py (its benchmarks are recorded as failed).
     def test_a_nan_counter_stops_before_any_record(self):
