@@ -241,7 +241,7 @@ constexpr Rung tuned_rung(TileShape s) {
 }
 
 }  // namespace matmul::model
-#line 2438 "chapters/3.2-matmul.md"
+#line 2430 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 
@@ -264,7 +264,7 @@ constexpr double look_ahead_s(const Rung& r, int stages, double clock_hz) {
 }
 
 }  // namespace matmul::model
-#line 3121 "chapters/3.2-matmul.md"
+#line 3113 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 
