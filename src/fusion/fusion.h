@@ -62,7 +62,7 @@ void short_v4_fused_float4(const ShortChain& c, cudaStream_t stream);  // 16-byt
 void long_v1_unfused(const LongChain& c, Scratch scratch, cudaStream_t stream);
 void long_v3_fused_float4(const LongChain& c, cudaStream_t stream);
 
-#line 1521 "chapters/3.3-fusion.md"
+#line 1524 "chapters/3.3-fusion.md"
 // Row softmax. x and y are rows x cols floats; y must not overlap x. -inf elements are masked
 // (weight 0); a row of -inf only gives zeros; a NaN or +inf in a row gives NaN for the whole row.
 struct Softmax {
