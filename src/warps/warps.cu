@@ -60,7 +60,7 @@ void launch_empty(cudaStream_t stream) {
 }
 
 }  // namespace warps
-#line 1329 "chapters/1.1-warps.md"
+#line 1328 "chapters/1.1-warps.md"
 
 namespace warps {
 

@@ -18,7 +18,7 @@ void launch_branch(const float* x, float* y, int n, int iters, Split split, int 
 void launch_empty(cudaStream_t stream);  // one block of one thread that does nothing
 
 }  // namespace warps
-#line 1315 "chapters/1.1-warps.md"
+#line 1314 "chapters/1.1-warps.md"
 
 #include "warps/warps_stamps.h"
 

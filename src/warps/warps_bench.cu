@@ -141,7 +141,7 @@ const bool registered = [] {
 }();
 
 }  // namespace
-#line 1422 "chapters/1.1-warps.md"
+#line 1421 "chapters/1.1-warps.md"
 
 namespace {
 

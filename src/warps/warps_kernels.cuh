@@ -68,7 +68,7 @@ __global__ void branch(const float* __restrict__ x, float* __restrict__ y, int n
 __global__ void empty() {}
 
 }  // namespace warps
-#line 1289 "chapters/1.1-warps.md"
+#line 1288 "chapters/1.1-warps.md"
 
 // The probe: fma_lanes at lane_stride 1, lane 0 of warp w writing stamps[w] (section "Where the
 // warps ran"). __syncwarp() before the end stamp: the warp has ended when its last lane has.
