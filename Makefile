@@ -22,7 +22,7 @@ WEAVE_GPU    = $(or $(GPU),$(if $(filter 1,$(MEASURED_NOW)),$(or $(MEASURED_SLUG
 WEAVE_FLAGS = --reference $(REFERENCE_GPU) $(if $(WEAVE_GPU),--gpu $(WEAVE_GPU)) $(if $(filter 1,$(STRICT)),--strict) $(if $(filter 1,$(MEASURED_NOW)),--measured-now)
 # make measure's command line (MEASURE_FLAGS: e.g. --no-counters, --gpu-slug NAME); make book goes on
 # to weave a run that wrote its records with some results skipped or failed (measure.py's exit 3)
-MEASURE_RUN = $(PYTHON) tangle/measure.py --build $(QBUILD) $(if $(CHAPTER),--chapter $(call quote,$(CHAPTER))) $(MEASURE_FLAGS)
+MEASURE_RUN = $(PYTHON) tangle/measure/measure.py --build $(QBUILD) $(if $(CHAPTER),--chapter $(call quote,$(CHAPTER))) $(MEASURE_FLAGS)
 # the weaver's command line; make book runs it itself (a second make for it cost a tenth of a second);
 # it holds the render's lock (book/render/main.py), so no weave rewrites the woven folder while a
 # render (or book/serve.py) reads it
@@ -51,7 +51,7 @@ check: tools        ; .ci/check $(QBUILD) $(call quote,$(CHAPTER)) $(WOVEN)
 FUZZ_SECONDS ?= 300
 fuzz:               ; start=$$(date +%s) && tests/tangle/run-fuzz.sh $(call quote,$(FUZZ_SECONDS)) $(QBUILD)/fuzz/tangle && tests/weave/run-fuzz.sh $(call quote,$(FUZZ_SECONDS)) $(QBUILD)/fuzz/weave && echo "make fuzz: both fuzzers ran $(FUZZ_SECONDS) s each, $$(( $$(date +%s) - start )) s in all (building included), with no crash"
 measure: build      ; $(MEASURE_RUN)
-profile: tangle     ; $(if $(KERNEL),,$(error make profile needs KERNEL=<result key>, e.g. KERNEL=reduce/v1_naive@268435456)) cmake --build $(QBUILD) -j $(JOBS) --target $(call quote,$(firstword $(subst /, ,$(KERNEL)))_bench) && $(PYTHON) tangle/ncu_profile.py --build $(QBUILD) $(call quote,$(KERNEL))
+profile: tangle     ; $(if $(KERNEL),,$(error make profile needs KERNEL=<result key>, e.g. KERNEL=reduce/v1_naive@268435456)) cmake --build $(QBUILD) -j $(JOBS) --target $(call quote,$(firstword $(subst /, ,$(KERNEL)))_bench) && $(PYTHON) tangle/measure/ncu_profile.py --build $(QBUILD) $(call quote,$(KERNEL))
 weave: tools        ; $(WOVEN)
 book: MEASURED_NOW = $(MEASURE)
 book: deps tangle   ; $(if $(filter 1,$(MEASURE)),$(MAKE) build && { $(MEASURE_RUN) || [ $$? -eq 3 ]; } &&) $(WOVEN) && book/render.sh $(QBUILD)/book $(QBUILD)/book/woven

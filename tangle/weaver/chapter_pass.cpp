@@ -9,6 +9,7 @@
 #include "figure_refs.h"
 #include "line_shapes.h"
 #include "spans.h"
+#include "variants.h"
 
 namespace weave {
 namespace {
@@ -125,6 +126,11 @@ class ChapterWeaver {
       int n = static_cast<int>(i) + 1;
       if (blocks.roles[i] != LineRole::text) {
         flush();
+        if (blocks.roles[i] == LineRole::heading && divs.in_variants())
+          diagnostics_.error(file_, n,
+                             "a heading inside a ::: {.variants} div: a variant is a passage of "
+                             "prose; put the heading before the div");
+        if (divs.dropped()) continue;  // a variant not chosen: neither code nor heading
         if (blocks.roles[i] == LineRole::code)
           lines_.push_back(text);
         else
@@ -136,6 +142,9 @@ class ChapterWeaver {
         flush();
         fence(divs, *div_at[i], kind, text);
       } else if (text.find_first_not_of(" \t") != std::string::npos) {  // prose
+        outside_variant(divs, n);
+        note_words(text);
+        if (divs.dropped()) continue;  // a variant not chosen: not woven, not looked at
         for (const DivStack::Open& d : divs.opened())
           if (d.claim >= 0) {  // its prose for the report, without a block quote's "> "
             const std::string& p = claim_prefixes_[d.claim];
@@ -146,7 +155,7 @@ class ChapterWeaver {
         if (!paragraph_line_) paragraph_line_ = n;
       } else {
         flush();
-        lines_.push_back(text);  // a blank line
+        if (!divs.dropped()) lines_.push_back(text);  // a blank line
       }
     }
     flush();
@@ -173,7 +182,24 @@ class ChapterWeaver {
   // opened or closed (a claim's verdict before its closing fence).
   void fence(DivStack& divs, const DivLine& d, DivKind kind, const std::string& text) {
     const std::string prefix = text.substr(0, d.prefix);
+    if ((kind == DivKind::box || kind == DivKind::symbols_table) && divs.in_variants()) {
+      diagnostics_.error(file_, d.line,
+                         "this directive stands inside a ::: {.variants} div: put it outside, "
+                         "where every GPU's book has it");
+      return;
+    }
+    if (kind == DivKind::claim && divs.dropped()) {  // in a variant not chosen: not checked
+      divs.open(d);
+      return;
+    }
     switch (kind) {
+      case DivKind::variants:
+        open_variants(divs, d, text);
+        return;
+      case DivKind::when:
+      case DivKind::otherwise:
+        open_option(divs, d, kind, text);
+        return;
       case DivKind::box:
         if (box_done_)
           diagnostics_.error(file_, d.line, "a second ::: box ::: (a chapter has one box)");
@@ -194,23 +220,114 @@ class ChapterWeaver {
         return;
       case DivKind::open:
         divs.open(d);
-        lines_.push_back(text);
+        if (!divs.dropped()) lines_.push_back(text);
         return;
       case DivKind::close:
-        if (auto claim = divs.close(d)) {
-          if (*claim >= 0) {
+        if (auto closed = divs.close(d)) {
+          while (!open_options_.empty() && open_options_.back().line >= closed->line)
+            open_options_.pop_back();
+          if (closed->variants >= 0) close_variants(out_.variants[closed->variants], closed->dropped,
+                                                    prefix);
+          if (const int claim = closed->claim; claim >= 0) {
             const std::string gpu = record_                ? record_->gpu
                                     : book_.store->machine ? book_.store->machine->gpu
                                                            : "";
             emit(prefix, "");
-            emit(prefix, claim_verdict(out_.claims[*claim], gpu, reference_gpu_));
+            emit(prefix, claim_verdict(out_.claims[claim], gpu, reference_gpu_));
           }
-          lines_.push_back(text);
+          if (!closed->dropped) lines_.push_back(text);
         }
         return;
       case DivKind::text:
         return;
     }
+  }
+
+  // A ::: {.variants} div (variants.h): a choice, its options to come.
+  void open_variants(DivStack& divs, const DivLine& d, const std::string& text) {
+    VariantChoice choice;
+    choice.line = d.line;
+    if (!open_options_.empty()) {
+      choice.parent = open_options_.back().choice;
+      choice.parent_option = open_options_.back().option;
+    }
+    out_.variants.push_back(choice);
+    DivStack::Open o{d.line, d.container};
+    o.variants = static_cast<int>(out_.variants.size()) - 1;
+    divs.push(o);
+    if (!divs.dropped()) lines_.push_back(text);
+  }
+
+  // A .when or .otherwise child: woven if it is the first that holds here, else dropped unread.
+  void open_option(DivStack& divs, const DivLine& d, DivKind kind, const std::string& text) {
+    const DivStack::Open* parent = divs.variants_parent(d);
+    const bool otherwise = kind == DivKind::otherwise;
+    const std::string name = otherwise ? "::: {.otherwise}" : "::: {.when}";
+    if (!parent) {
+      diagnostics_.error(file_, d.line,
+                         name + " stands only directly inside a ::: {.variants} div (of its own "
+                                "block quote or list item): open one around it");
+      divs.open(d);
+      return;
+    }
+    const int number = parent->variants;
+    VariantChoice& choice = out_.variants[number];
+    if (!choice.options.empty() && choice.options.back().otherwise)
+      diagnostics_.error(file_, d.line,
+                         name + " after the ::: {.otherwise} of line " +
+                             std::to_string(choice.options.back().line) +
+                             ": the .otherwise is the last variant");
+    VariantOption option =
+        read_option(text.substr(d.prefix), otherwise, d.line, file_, diagnostics_);
+    bool chosen = false;
+    if (!divs.dropped() && !choice.decided) {
+      const Tried tried = option.otherwise || option.parsed ? try_option(option, scope_)
+                                                            : Tried{Tried::Outcome::cannot, {}};
+      chosen = tried.outcome == Tried::Outcome::holds;
+      choice.decided = tried.outcome != Tried::Outcome::fails;
+      if (tried.outcome == Tried::Outcome::cannot && option.parsed)
+        choice.problem = report_cannot(option, tried.why, file_, diagnostics_,
+                                       inline_context_.unmeasured_lines);
+    }
+    choice.options.push_back(option);
+    if (chosen) choice.chosen = static_cast<int>(choice.options.size()) - 1;
+    DivStack::Open o{d.line, d.container};
+    o.choice = true;
+    o.dropped = !chosen;
+    divs.push(o);
+    open_options_.push_back({d.line, number, static_cast<int>(choice.options.size()) - 1,
+                             text.substr(0, d.prefix)});
+    if (chosen) lines_.push_back(text);
+  }
+
+  // The end of a ::: {.variants} div: one with no option is an error; one whose relation is not
+  // yet measured here says so where its passage would stand.
+  void close_variants(const VariantChoice& choice, bool dropped, const std::string& prefix) {
+    if (choice.options.empty())
+      diagnostics_.error(file_, choice.line,
+                         "this ::: {.variants} div holds no ::: {.when expr=\"...\"}: give it its "
+                         "variants, or remove it");
+    if (!dropped && choice.chosen < 0 && !choice.problem.empty())
+      emit(prefix, "[Not yet measured: which passage stands here depends on values not recorded "
+                   "yet (" + choice.problem + ").]{.unmeasured}");
+  }
+
+  // Prose directly inside a ::: {.variants} div, outside its options: an error (once a paragraph).
+  void outside_variant(const DivStack& divs, int n) {
+    if (paragraph_line_ != 0 || divs.opened().empty() || divs.opened().back().variants < 0) return;
+    diagnostics_.error(file_, n,
+                       "text inside a ::: {.variants} div but outside its ::: {.when} and ::: "
+                       "{.otherwise} divs: every GPU's book would drop it; move it into a "
+                       "variant, or out of the div");
+  }
+
+  // The first prose line of an option gives its first words, for the GPUs page.
+  void note_words(const std::string& text) {
+    if (open_options_.empty()) return;
+    const OpenOption& o = open_options_.back();
+    std::string& words = out_.variants[o.choice].options[o.option].words;
+    if (words.empty())
+      words = first_words(text.starts_with(o.prefix) ? text.substr(o.prefix.size()) : text);
   }
 
   // What the chapter leaves unmeasured, unrun, broken or stale (chapter_report.h).
@@ -240,6 +357,12 @@ class ChapterWeaver {
   bool has_directive_ = false;      // a ::: box ::: places the box; else after the first heading
   bool box_done_ = false;
   std::vector<std::string> claim_prefixes_;  // each claim's container marks, by claim
+  struct OpenOption {
+    int line = 0;  // its fence
+    int choice = 0, option = 0;
+    std::string prefix;  // its container's marks
+  };
+  std::vector<OpenOption> open_options_;     // the .when/.otherwise divs open, innermost last
   std::string paragraph_;                    // prose lines waiting to be woven together
   int paragraph_line_ = 0;
 };

@@ -15,6 +15,7 @@
 #include "rooflines.h"
 #include "staleness.h"
 #include "symbols.h"
+#include "variants.h"
 
 namespace weave {
 
@@ -51,6 +52,7 @@ struct ChapterOutput {
   bool stale = false;
   bool measured = false;                        // it has a record
   std::vector<KernelResult> reference_kernels;  // the same results on the reference GPU, if any
+  std::vector<VariantChoice> variants;          // its choices between variants, in line order
 };
 
 ChapterOutput weave_chapter(const Chapter& chapter, const BookContext& book,

@@ -1,6 +1,7 @@
 #include "claims.h"
 
 #include "format.h"
+#include "line_shapes.h"
 #include "spans.h"
 
 namespace weave {
@@ -49,14 +50,13 @@ ClaimResult check_claim(const std::string& opening, const std::string& chapter_i
   c.line = line;
   // expr="..." or expr='...': Pandoc reads both quotes (tools.md P6: single ones were reported as
   // a missing relation); the first expr= of either kind is the one
-  size_t open = std::min(opening.find("expr=\""), opening.find("expr='"));
-  const size_t close = open == std::string::npos ? open : opening.find(opening[open + 5], open + 6);
-  if (close == std::string::npos) {
+  const std::optional<std::string> written = quoted_attribute(opening, "expr");
+  if (!written) {
     diagnostics.error(
         file, line, "a claim needs its relation: ::: {.claim expr=\"a : time < 0.6 * b : time\"}");
     return c;
   }
-  c.expr = opening.substr(open + 6, close - open - 6);
+  c.expr = *written;
   std::string error;
   auto expr = parse_expression(c.expr, true, error);
   if (!expr) {

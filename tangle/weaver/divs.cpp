@@ -23,10 +23,31 @@ DivKind DivStack::kind(const DivLine& d, const std::string& line) {
   if (is_directive(text, "box")) return DivKind::box;
   if (is_directive(text, "symbols-table")) return DivKind::symbols_table;
   if (is_claim_opening(text)) return DivKind::claim;
+  if (has_div_class(text, "variants")) return DivKind::variants;
+  if (has_div_class(text, "when")) return DivKind::when;
+  if (has_div_class(text, "otherwise")) return DivKind::otherwise;
   return DivKind::open;
 }
 
-std::optional<int> DivStack::close(const DivLine& d) {
+void DivStack::push(Open o) {
+  o.dropped = o.dropped || dropped();
+  dropped_ += o.dropped ? 1 : 0;
+  variants_ += o.variants >= 0 ? 1 : 0;
+  open_.push_back(o);
+}
+
+void DivStack::forget(const Open& o) {
+  dropped_ -= o.dropped ? 1 : 0;
+  variants_ -= o.variants >= 0 ? 1 : 0;
+}
+
+const DivStack::Open* DivStack::variants_parent(const DivLine& d) const {
+  if (open_.empty() || open_.back().variants < 0 || open_.back().container != d.container)
+    return nullptr;
+  return &open_.back();
+}
+
+std::optional<DivStack::Open> DivStack::close(const DivLine& d) {
   size_t i = open_.size();
   while (i > 0 && open_[i - 1].container != d.container) --i;
   if (i == 0) {
@@ -38,15 +59,19 @@ std::optional<int> DivStack::close(const DivLine& d) {
                                                        "own block quote or list item)"));
     return std::nullopt;
   }
-  for (size_t j = i; j < open_.size(); ++j) never_closed(open_[j]);
-  const int claim = open_[i - 1].claim;
+  for (size_t j = i - 1; j < open_.size(); ++j) {
+    if (j >= i) never_closed(open_[j]);
+    forget(open_[j]);
+  }
+  const Open closed = open_[i - 1];
   open_.resize(i - 1);
-  return claim;
+  return closed;
 }
 
 void DivStack::finish() {
   for (const Open& o : open_) never_closed(o);
   open_.clear();
+  dropped_ = variants_ = 0;
 }
 
 void DivStack::never_closed(const Open& o) {

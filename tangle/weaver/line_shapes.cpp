@@ -1,5 +1,7 @@
 #include "line_shapes.h"
 
+#include <algorithm>
+
 namespace weave {
 namespace {
 
@@ -43,13 +45,15 @@ bool is_directive(const std::string& line, const std::string& name) {
   return i == std::string::npos || skip_space(line, i) == line.size();
 }
 
-bool is_claim_opening(const std::string& line) {
+bool is_claim_opening(const std::string& line) { return has_div_class(line, "claim"); }
+
+bool has_div_class(const std::string& line, const std::string& name) {
   size_t i = after_colons(line);
   if (i == std::string::npos) return false;
   i = skip_space(line, i);
   if (i >= line.size() || line[i] != '{') return false;
   const size_t close = line.find('}', i);
-  const std::string claim = ".claim";
+  const std::string claim = "." + name;
   for (size_t c = line.find(claim, i + 1); c != std::string::npos && c < close;
        c = line.find(claim, c + 1)) {
     size_t after = c + claim.size();
@@ -57,6 +61,15 @@ bool is_claim_opening(const std::string& line) {
       return true;
   }
   return false;
+}
+
+std::optional<std::string> quoted_attribute(const std::string& line, const std::string& key) {
+  const size_t open = std::min(line.find(key + "=\""), line.find(key + "='"));
+  if (open == std::string::npos) return std::nullopt;
+  const size_t value = open + key.size() + 2;
+  const size_t close = line.find(line[value - 1], value);
+  if (close == std::string::npos) return std::nullopt;
+  return line.substr(value, close - value);
 }
 
 }  // namespace weave

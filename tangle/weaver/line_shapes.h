@@ -5,6 +5,7 @@
 // control character but the tab (check_utf8_lines refuses the others), so "white space" here is a
 // space or a tab.
 #pragma once
+#include <optional>
 #include <string>
 
 namespace weave {
@@ -17,5 +18,10 @@ bool is_div_open(const std::string& line);
 bool is_directive(const std::string& line, const std::string& name);
 // ::: {... .claim ...}: a div whose attribute list holds the class claim.
 bool is_claim_opening(const std::string& line);
+// ::: {... .NAME ...}: a div whose attribute list holds the class NAME (variants, when, otherwise).
+bool has_div_class(const std::string& line, const std::string& name);
+// The value of KEY="..." or KEY='...' in a line (Pandoc reads both quotes; the first KEY= of
+// either kind is the one), or nullopt when there is none or it is never closed.
+std::optional<std::string> quoted_attribute(const std::string& line, const std::string& key);
 
 }  // namespace weave

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <optional>
 
 #include "format.h"
 #include "math_ranges.h"
@@ -161,6 +163,32 @@ std::string reference_beside(const Expr& expr, const std::string& title, const A
   return span.empty() ? "" : " (" + context.reference_gpu + ": " + span + ")";
 }
 
+// The classes of a span's attributes ({.when expr="..."}: ".when"), quoted values skipped.
+std::vector<std::string> classes_of(const std::string& text) {
+  std::vector<std::string> classes;
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] == '"' || text[i] == '\'') {
+      const size_t close = text.find(text[i], i + 1);
+      i = close == std::string::npos ? text.size() : close + 1;
+      continue;
+    }
+    const size_t end = std::min(text.find_first_of(" \t\n\"'", i), text.size());
+    if (text[i] == '.' && end > i + 1) classes.push_back(text.substr(i, end - i));
+    i = std::max(end, i + 1);
+  }
+  return classes;
+}
+
+bool has(const std::vector<std::string>& classes, const char* name) {
+  return std::find(classes.begin(), classes.end(), name) != classes.end();
+}
+
+// One span of the inline form: [text]{.when expr="..."} or [text]{.otherwise}.
+struct InlineOption {
+  size_t open = 0, close = 0, end = 0;  // its '[', its ']', just past its '}'
+  VariantOption option;
+};
+
 }  // namespace
 
 std::string weave_inline(const std::string& line, int first_line, InlineContext& context) {
@@ -180,7 +208,81 @@ std::string weave_inline(const std::string& line, int first_line, InlineContext&
   auto error = [&](const std::string& what) {
     context.diagnostics->error(context.file, line_at(i), what);
   };
+  // The inline form's variants: what is not woven of them (a variant not chosen, the brackets and
+  // attributes of the one chosen), by where it starts.
+  std::map<size_t, size_t> skips;
+  auto attributes_at = [&](size_t open) -> std::optional<std::pair<size_t, size_t>> {
+    const size_t close = open < line.size() && line[open] == '[' ? closes[open] : std::string::npos;
+    if (close == std::string::npos || close + 1 >= line.size() || line[close + 1] != '{')
+      return std::nullopt;
+    const size_t end = line.find('}', close + 1);
+    if (end == std::string::npos) return std::nullopt;
+    return std::pair{close, end + 1};
+  };
+  // The chain of variant spans that starts at `i`: the first of them that holds is woven.
+  auto variant_chain = [&]() {
+    std::vector<InlineOption> chain;
+    for (size_t at = i; auto found = attributes_at(at);) {
+      const auto [close, end] = *found;
+      const std::string attributes = line.substr(close + 2, end - close - 3);
+      const std::vector<std::string> classes = classes_of(attributes);
+      const bool otherwise = has(classes, ".otherwise");
+      if (!otherwise && !has(classes, ".when")) break;
+      if (!chain.empty() && chain.back().option.otherwise) break;  // the .otherwise is the last
+      chain.push_back({at, close, end,
+                       read_option(attributes, otherwise, line_at(at), context.file,
+                                   *context.diagnostics)});
+      at = end;
+    }
+    if (chain.front().option.otherwise)
+      error("a [...]{.otherwise} span stands right after a [...]{.when expr=\"...\"} span (no "
+            "space between): the first of them whose relation holds is woven");
+    VariantChoice choice;
+    choice.line = line_at(i);
+    choice.inline_form = true;
+    choice.parent = context.parent;
+    choice.parent_option = context.parent_option;
+    std::string unmeasured;
+    for (size_t k = 0; k < chain.size() && !choice.decided; ++k) {
+      const VariantOption& o = chain[k].option;
+      if (!o.otherwise && !o.parsed) {
+        choice.decided = true;  // said where it was read
+        break;
+      }
+      const Tried tried = try_option(o, *context.scope);
+      if (tried.outcome == Tried::Outcome::fails) continue;
+      choice.decided = true;
+      if (tried.outcome == Tried::Outcome::holds)
+        choice.chosen = static_cast<int>(k);
+      else
+        choice.problem = report_cannot(o, tried.why, context.file, *context.diagnostics,
+                                       context.unmeasured_lines);
+    }
+    for (size_t k = 0; k < chain.size(); ++k) {
+      const InlineOption& o = chain[k];
+      const std::string text = line.substr(o.open + 1, o.close - o.open - 1);
+      choice.options.push_back(o.option);
+      choice.options.back().words = first_words(text);
+      if (static_cast<int>(k) == choice.chosen) {
+        skips[o.open] = o.open + 1;
+        skips[o.close] = o.end;
+      } else {
+        skips[o.open] = o.end;
+      }
+    }
+    if (choice.chosen < 0 && !choice.problem.empty())
+      out += "[not yet measured]{.unmeasured title=\"" +
+             attribute_text("which words stand here depends on values not recorded yet: " +
+                            choice.problem) +
+             "\"}";
+    if (context.variants) context.variants->push_back(std::move(choice));
+  };
   while (i < line.size()) {
+    if (auto skip = skips.find(i); skip != skips.end()) {
+      i = skip->second;
+      skips.erase(skip);
+      continue;
+    }
     char c = line[i];
     while (next_code != code.end() && next_code->first < i) ++next_code;  // passed inside a span
     if (next_code != code.end() && next_code->first == i) {  // inline code: copied as written
@@ -218,7 +320,13 @@ std::string weave_inline(const std::string& line, int first_line, InlineContext&
               ? line.find('}', close + 1)
               : std::string::npos;
       if (brace_end != std::string::npos) {
-        Attributes a = read_attributes(line.substr(close + 2, brace_end - close - 2));
+        const std::string attributes = line.substr(close + 2, brace_end - close - 2);
+        const std::vector<std::string> classes = classes_of(attributes);
+        if (has(classes, ".when") || has(classes, ".otherwise")) {
+          variant_chain();
+          continue;
+        }
+        Attributes a = read_attributes(attributes);
         if (a.misspelt && !a.value)
           error("[" + line.substr(i + 1, close - i - 1) +
                 "]{.M}: a value's class is .m, lower case; "

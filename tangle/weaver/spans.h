@@ -9,6 +9,7 @@
 #include "blocks.h"
 #include "diagnostics.h"
 #include "evaluate.h"
+#include "variants.h"
 
 namespace weave {
 
@@ -32,6 +33,10 @@ struct InlineContext {
   // The chapter's inline code spans, as cmark found them (blocks.h). Without them a paragraph's
   // are found by reading it alone with cmark (enough for a paragraph given on its own).
   const std::vector<CodeSpan>* code_spans = nullptr;
+  // Where the inline form's choices are kept ([A]{.when expr="..."}[B]{.otherwise}, variants.h),
+  // and the block variant (its choice's number and option) the paragraph stands in, or -1.
+  std::vector<VariantChoice>* variants = nullptr;
+  int parent = -1, parent_option = -1;
 };
 
 // Offsets into a paragraph, [begin, end), of its inline code spans, in order.

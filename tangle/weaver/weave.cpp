@@ -1,5 +1,6 @@
 #include "weave.h"
 
+#include <algorithm>
 #include <fstream>
 
 #include "chapter_pass.h"
@@ -9,6 +10,7 @@
 #include "reports.h"
 #include "roofline_figure.h"
 #include "utf8.h"
+#include "variants_page.h"
 
 namespace weave {
 namespace fs = std::filesystem;
@@ -212,6 +214,10 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
     for (const auto& w : woven) in_order.push_back(w.chapter);
     files[std::string(kGpusPageBasename) + ".md"] =
         gpus_page(in_order, columns, store.slug, o.reference, book);
+    std::stable_sort(columns.begin(), columns.end(), [&](const GpuColumn& a, const GpuColumn& b) {
+      return (a.slug == o.reference) > (b.slug == o.reference);  // the page's order
+    });
+    files[std::string(kGpusPageBasename) + ".md"] += variants_section(woven, columns, book);
     book_index["chapters"].push_back({{"id", kGpusPageId},
                                       {"title", kGpusPageTitle},
                                       {"basename", kGpusPageBasename},

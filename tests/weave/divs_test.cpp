@@ -115,7 +115,7 @@ TEST(DivStack, AFenceClosesADivOfItsOwnContainer) {
   s.divs.open({1, 0, 0, 0, true}, 5);
   s.divs.open({3, 2, 0, 1, true});  // in a block quote, never closed there
   EXPECT_EQ(s.divs.close({4, 0, 0, 2, true}), std::nullopt);  // another block quote
-  EXPECT_EQ(s.divs.close({6, 0, 0, 0, true}), 5);
+  EXPECT_EQ(s.divs.close({6, 0, 0, 0, true})->claim, 5);
   EXPECT_EQ(s.divs.close({8, 0, 0, 0, true}), std::nullopt);
   s.divs.open({9, 0, 0, 0, true});
   s.divs.finish();

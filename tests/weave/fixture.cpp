@@ -42,6 +42,18 @@ void FixtureBook::replace(const std::string& path, const std::string& from,
   write(path, text.replace(at, from.size(), to));
 }
 
+void copy_gpu(const FixtureBook& book, const std::string& slug, const std::string& name,
+              const std::function<void(nlohmann::json&)>& edit) {
+  for (const char* file : {"machine.json", "1.json"}) {
+    const std::string from = std::string("book/measurements/testgpu/") + file;
+    nlohmann::json j = nlohmann::json::parse(book.read(from));
+    j["gpu"] = name;
+    j["context"]["gpu"] = name;
+    if (std::string(file) == "1.json") edit(j);
+    book.write("book/measurements/" + slug + "/" + file, j.dump(2));
+  }
+}
+
 FixtureBook::Run FixtureBook::weave(bool strict) const {
   return weave_with([&](Options& options) { options.strict = strict; });
 }

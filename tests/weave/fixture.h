@@ -6,6 +6,8 @@
 #include <map>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "diagnostics.h"
 #include "weave.h"
 
@@ -38,5 +40,10 @@ class FixtureBook {
  private:
   std::filesystem::path root_;
 };
+
+// A copy of the fixture's GPU (book/measurements/testgpu) under another slug and GPU name, its
+// record of chapter 1 changed by `edit`: a second GPU beside the reference.
+void copy_gpu(const FixtureBook& book, const std::string& slug, const std::string& name,
+              const std::function<void(nlohmann::json&)>& edit);
 
 }  // namespace weave::testing

@@ -10,6 +10,7 @@
 namespace weave {
 namespace {
 
+using testing::copy_gpu;
 using testing::FixtureBook;
 
 bool contains(const std::string& text, const std::string& part) {
@@ -17,18 +18,6 @@ bool contains(const std::string& text, const std::string& part) {
 }
 
 const std::string kFolder = "book/measurements/";
-
-// A copy of the fixture's GPU (testgpu) under another slug and name; `edit` changes its record 1.
-void copy_gpu(const FixtureBook& book, const std::string& slug, const std::string& name,
-              const std::function<void(nlohmann::json&)>& edit) {
-  for (const char* file : {"machine.json", "1.json"}) {
-    nlohmann::json j = nlohmann::json::parse(book.read(kFolder + "testgpu/" + file));
-    j["gpu"] = name;
-    j["context"]["gpu"] = name;
-    if (std::string(file) == "1.json") edit(j);
-    book.write(kFolder + slug + "/" + file, j.dump(2));
-  }
-}
 
 // testgpu (the fixture's, the reference here), othergpu (v2_fast slower: the first claim breaks),
 // thirdgpu (v1_naive skipped, v2_fast failed, two tests failed).

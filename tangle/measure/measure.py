@@ -7,7 +7,7 @@ For every chapter of book/chapters.txt (or the one --chapter names, by id or pat
   2. run <build>/<src>_bench with --benchmark_out; a benchmark that reports an error is recorded as
      skipped ("skipped: " reasons: too little memory, a feature the GPU lacks) or failed, and a
      binary that crashes keeps what it finished, runs the rest, and records the one it died in
-     as failed (tangle/outcomes.py);
+     as failed (tangle/measure/outcomes.py);
   3. reduce the per-repetition runs to medians, minima, maxima and counts, by result key;
   4. add the context (the benchmark's, nvidia-smi's driver, nvcc's version), the chapter's
      tangled sources and their SHA-256;
@@ -17,7 +17,7 @@ For every chapter of book/chapters.txt (or the one --chapter names, by id or pat
      skipped with one line: the GPU machine may lack what it needs; one that fails is recorded
      as failed under the record's "peers", and the run goes on);
   7. for the result keys of the front matter's `profile:` list, add ncu's hardware counters
-     (tangle/ncu.py; said in one line and skipped where there is no ncu; a failure leaves the
+     (tangle/measure/ncu.py; said in one line and skipped where there is no ncu; a failure leaves the
      record with its timings only and makes the exit status 1);
   8. once every chapter is measured, write all the records as a set: on any error before that,
      none is written, so records of two runs never stand side by side. Skipped and failed results
@@ -25,6 +25,7 @@ For every chapter of book/chapters.txt (or the one --chapter names, by id or pat
 The record format is book/CONVENTIONS.md's. Python's standard library only.
 """
 import argparse
+import concurrent.futures
 import copy
 import datetime
 import hashlib
@@ -48,7 +49,7 @@ FORMAT = 1
 # failed (their table is printed): not 0, so nobody mistakes the run for a whole one, and not 1
 # (nothing written, or the counters failed), so make book can weave such a run.
 INCOMPLETE = 3
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class MeasureError(Exception):
@@ -275,7 +276,7 @@ def quantity_unit(name, benchmark='?', source='?'):
         raise MeasureError(f'{source}: benchmark {benchmark}: the counter {name} has no unit: its name '
                            'follows no rule of book/CONVENTIONS.md ("Units": *_time, *_bytes, '
                            '*_bandwidth, *_rate, ...) and is not declared dimensionless; rename it '
-                           'by the rule, or declare it there, in tangle/measure.py and in '
+                           'by the rule, or declare it there, in tangle/measure/measure.py and in '
                            'tangle/weaver/units.cpp. Nothing of this chapter was written.')
     return unit
 
@@ -376,7 +377,7 @@ def parse_benchmark_json(data, source):
     sampled = {}
     owners = {}
     clocks = []
-    not_measured = {}  # key -> outcome: a run that reported an error (tangle/outcomes.py)
+    not_measured = {}  # key -> outcome: a run that reported an error (tangle/measure/outcomes.py)
     for run in data['benchmarks']:
         if not isinstance(run, dict):
             raise MeasureError(f'{source}: a "benchmarks" entry is not an object: {json.dumps(run)[:80]}')
@@ -506,6 +507,9 @@ def build_context(benchmark_context, clocks, smi=None, nvcc=None):
     if clocks:
         context['sm_clock_end_mhz'] = clocks[-1]
         context['sm_clock_min_mhz'] = min(clocks)
+        # the fastest window: a chip may run a clock step above the maximum its driver reports
+        # (the H100 of 2026-12-05 ran 1995 MHz windows against 1980; appendix A)
+        context['sm_clock_top_mhz'] = max(clocks)
     if smi:
         driver, name = smi
         if 'driver' in context:
@@ -788,12 +792,22 @@ def read_json(path, what):
                            'Google Benchmark JSON')
 
 
-def run_tests(binary, scratch):
+def run_tests(binary, scratch, shard=None, quiet=False):
     """(counts, why the chapter's benchmarks must not be timed, or None). A failed test, or a test
-    binary that dies, is that reason: its kernels' times would mean nothing."""
-    output = Path(scratch) / f'{binary.name}.json'
-    print(f'measure: {binary} (tests)', flush=True)
-    completed = subprocess.run([str(binary), f'--gtest_output=json:{output}', '--gtest_brief=1'])
+    binary that dies, is that reason: its kernels' times would mean nothing. shard = (index, total)
+    runs one of GoogleTest's shards (GTEST_SHARD_INDEX, GTEST_TOTAL_SHARDS); quiet keeps the
+    binary's output and the verdict's lines for the caller (run_all_tests prints them in order)."""
+    tag = f'.{shard[0]}' if shard else ''
+    output = Path(scratch) / f'{binary.name}{tag}.json'
+    env = dict(os.environ)
+    if shard:
+        env.update(GTEST_SHARD_INDEX=str(shard[0]), GTEST_TOTAL_SHARDS=str(shard[1]),
+                   GTEST_SHARD_STATUS_FILE=str(shard_status_file(binary, scratch, shard[0])))
+    if not quiet:
+        print(f'measure: {binary} (tests)', flush=True)
+    completed = subprocess.run([str(binary), f'--gtest_output=json:{output}', '--gtest_brief=1'],
+                               env=env, stdout=subprocess.PIPE if quiet else None,
+                               stderr=subprocess.STDOUT if quiet else None)
     if not output.is_file() and completed.returncode != 0:
         counts = {'passed': 0, 'failed': 0, 'skipped': 0}
         return counts, (f'{binary.name} exited with status {completed.returncode} before writing '
@@ -803,15 +817,65 @@ def run_tests(binary, scratch):
         counts['failed_tests'] = failed
     if completed.returncode != 0 or failed:
         names = ', '.join(failed) or f'exit status {completed.returncode}'
-        print(f'measure: error: {binary}: tests failed ({names}); this chapter\'s benchmarks are '
-              'recorded as failed, not timed. Fix the kernel or the test, then run make measure '
-              'again.', file=sys.stderr)
+        if not quiet:
+            print(f'measure: error: {binary}: tests failed ({names}); this chapter\'s benchmarks are '
+                  'recorded as failed, not timed. Fix the kernel or the test, then run make measure '
+                  'again.', file=sys.stderr)
         return counts, f'not timed: tests of {binary.name} failed: {names}'
-    if counts['skipped']:
-        print(f'measure: note: {binary.name} skipped {counts["skipped"]} test(s); each skip states '
-              'its reason in the test output (all of them skipping means no GPU is visible)',
-              file=sys.stderr)
+    if counts['skipped'] and not quiet:
+        note_skipped(binary, counts['skipped'])
     return counts, None
+
+
+def shard_status_file(binary, scratch, index):
+    """The file GoogleTest creates when it honours GTEST_TOTAL_SHARDS (a binary that does not, a
+    fake one or another framework, ran every test in every shard)."""
+    return Path(scratch) / f'{binary.name}.{index}.sharded'
+
+
+def note_skipped(binary, skipped):
+    print(f'measure: note: {binary.name} skipped {skipped} test(s); each skip states '
+          'its reason in the test output (all of them skipping means no GPU is visible)',
+          file=sys.stderr)
+
+
+def run_all_tests(binaries, scratch, jobs, shards):
+    """{binary: (counts, untimed)} for every chapter's test binary, run before any benchmark: each
+    binary split into `shards` GoogleTest shards, `jobs` processes at a time on the one GPU (the
+    tests check results, they time nothing, so sharing the GPU changes no verdict but the wall
+    time). A binary any of whose shards failed is run again alone, whole, as a serial measure
+    would, and that run decides: a test that fails only beside others is named, not trusted."""
+    tasks = [(binary, (index, shards) if shards > 1 else None)
+             for binary in binaries for index in range(shards)]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        done = list(pool.map(lambda task: run_tests(task[0], scratch, task[1], quiet=True), tasks))
+    verdicts = {}
+    for (binary, shard), (counts, untimed) in zip(tasks, done):
+        if shard and shard[0] > 0 and not shard_status_file(binary, scratch, shard[0]).exists():
+            continue  # it ignored the sharding: its first shard ran every test
+        total, reasons = verdicts.setdefault(binary, ({'passed': 0, 'failed': 0, 'skipped': 0}, []))
+        for name in ('passed', 'failed', 'skipped'):
+            total[name] += counts[name]
+        total.setdefault('failed_tests', []).extend(counts.get('failed_tests', []))
+        if untimed:
+            reasons.append(untimed)
+    results = {}
+    for binary in binaries:
+        counts, reasons = verdicts[binary]
+        if not counts['failed_tests']:
+            counts.pop('failed_tests')
+        if reasons:  # decided alone, as a serial measure would (and its output is printed)
+            print(f'measure: {binary.name}: tests failed beside other chapters\' tests '
+                  f'({"; ".join(reasons)}); running them again alone', file=sys.stderr, flush=True)
+            results[binary] = run_tests(binary, scratch)
+            if results[binary][1] is None:
+                print(f'measure: warning: {binary.name} passed alone but failed beside other '
+                      'tests: a test that depends on having the GPU to itself', file=sys.stderr)
+            continue
+        if counts['skipped']:
+            note_skipped(binary, counts['skipped'])
+        results[binary] = (counts, None)
+    return results
 
 
 def list_benchmarks(binary):
@@ -1006,10 +1070,11 @@ LAST_DEVICE_CONTEXT = {}
 
 
 def measure_chapter(root, build, out_root, chapter, front, scratch, pending, slug=None, problems=None,
-                    counters=True):
+                    counters=True, tested=None):
     """Measures one chapter and adds its record (and machine.json) to `pending`, [(path, value)],
     which main writes as a set once every chapter is measured; False when its counters failed.
-    Its skipped and failed results are added to `problems` (outcomes.collect's rows)."""
+    Its skipped and failed results are added to `problems` (outcomes.collect's rows). `tested`:
+    its tests' verdict when they already ran (run_all_tests), else they run here first."""
     src = str(front['src'])
     test_binary = find_binary(build, f'{src}_test')
     bench_binary = find_binary(build, f'{src}_bench')
@@ -1018,9 +1083,12 @@ def measure_chapter(root, build, out_root, chapter, front, scratch, pending, slu
                            'build first (make build)')
     phases = []  # (phase, seconds): printed at the end, so a long measure shows where it goes
     started = time.monotonic()
-    tests, untimed = (run_tests(test_binary, scratch) if test_binary
-                      else ({'passed': 0, 'failed': 0, 'skipped': 0}, None))
-    phases.append(('tests', time.monotonic() - started))
+    if tested is not None:
+        tests, untimed = tested
+    else:
+        tests, untimed = (run_tests(test_binary, scratch) if test_binary
+                          else ({'passed': 0, 'failed': 0, 'skipped': 0}, None))
+        phases.append(('tests', time.monotonic() - started))
     if bench_binary is None:
         print(f'measure: {chapter} has no {src}_bench: recorded with no results', file=sys.stderr)
         benchmark = {'context': {}, 'benchmarks': []}
@@ -1113,6 +1181,20 @@ def measure_chapter(root, build, out_root, chapter, front, scratch, pending, slu
     return profiled
 
 
+def add_run_time(pending, spent, total, build_seconds=None):
+    """machine.json (where this run wrote one) says how long the run took: measure_seconds, the
+    whole measure (tests, benchmarks, peers, counters of every chapter it measured), beside
+    build_seconds where the caller timed the build, and the seconds by chapter ("tests": the
+    chapters' tests side by side, before the timings)."""
+    for path, value in pending:
+        if path.name == 'machine.json':
+            value['context']['measure_seconds'] = round(total, 1)
+            if build_seconds is not None:
+                value['context']['build_seconds'] = round(build_seconds, 1)
+            value['run'] = {'chapters': [c for c, _ in spent if c != 'tests'],
+                            'seconds_by_chapter': {c: round(t, 1) for c, t in spent}}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--build', default='build', help='the CMake build folder (default: build)')
@@ -1122,6 +1204,15 @@ def main(argv=None):
     parser.add_argument('--gpu-slug', help='the folder under --out to write to, instead of the GPU\'s '
                         'name made a slug (e.g. nvidia-h200-24gib for a run capped by '
                         'BENCH_MEMORY_LIMIT=24GiB)')
+    parser.add_argument('--test-jobs', type=int, default=min(8, os.cpu_count() or 1),
+                        help='test processes at a time, before any benchmark (default: the cores, at '
+                             'most 8; 1 runs each chapter\'s tests just before its benchmarks, as a '
+                             'run under BALLAST or BENCH_MEMORY_LIMIT should)')
+    parser.add_argument('--test-shards', type=int, default=4,
+                        help='GoogleTest shards per test binary when --test-jobs > 1 (default 4)')
+    parser.add_argument('--build-seconds', type=float,
+                        help='the wall time of the build before this run, recorded beside the '
+                             'measure\'s own in machine.json (.ci/device-measure passes it)')
     parser.add_argument('--no-counters', action='store_true',
                         help='timings only: do not run ncu over the profile: lists (a quick run, e.g. '
                              'one capped by BENCH_MEMORY_LIMIT to see what fits)')
@@ -1138,14 +1229,30 @@ def main(argv=None):
         complete = True
         pending = []  # written as a set once all are measured: never records of two runs side by side
         spent = []  # (chapter id, seconds): the whole measure's time, chapter by chapter
+        run_started = time.monotonic()
         with tempfile.TemporaryDirectory(prefix='measure-') as scratch:
-            for chapter, front in select_chapters(root, args.chapter):
+            chapters = select_chapters(root, args.chapter)
+            tested = {}
+            if args.test_jobs > 1:  # every chapter's tests first, side by side, then the timings alone
+                started = time.monotonic()
+                binaries = {chapter: find_binary(Path(args.build), f'{front["src"]}_test')
+                            for chapter, front in chapters}
+                verdicts = run_all_tests([b for b in binaries.values() if b], scratch,
+                                         args.test_jobs, max(1, args.test_shards))
+                tested = {chapter: verdicts[b] for chapter, b in binaries.items() if b}
+                spent.append(('tests', time.monotonic() - started))
+                print(f'measure: the tests of {len(tested)} chapter(s), {args.test_jobs} processes at '
+                      f'a time, took {spent[-1][1]:.1f} s', flush=True)
+            for chapter, front in chapters:
                 started = time.monotonic()
                 complete &= measure_chapter(root, Path(args.build), out_root, chapter, front, scratch,
-                                            pending, args.gpu_slug, problems, not args.no_counters)
+                                            pending, args.gpu_slug, problems, not args.no_counters,
+                                            tested.get(chapter))
                 spent.append((str(front['id']), time.monotonic() - started))
+        total = time.monotonic() - run_started
         print('measure: time by chapter: ' + ', '.join(f'{c} {t:.0f} s' for c, t in spent)
-              + f'; all {len(spent)} chapter(s) {sum(t for _, t in spent):.0f} s', flush=True)
+              + f'; all {len(chapters)} chapter(s) {total:.0f} s', flush=True)
+        add_run_time(pending, spent, total, args.build_seconds)
         write_records(pending)
         for path, _ in pending:
             print(f'measure: wrote {path}')
