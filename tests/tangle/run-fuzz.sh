@@ -25,9 +25,11 @@ sources=("$here/fuzz_tangle.cpp" "$tangler"/{attributes,book_index,diagnostic,ex
 # Rebuild only when a source or header is newer than the binary.
 if [[ ! -x $binary ]] || [[ -n $(find "$here/fuzz_tangle.cpp" "$tangler" "$tangler/../front_matter" -newer "$binary" -name '*.[ch]*' | head -1) ]]; then
   echo "run-fuzz: building $binary"
+  began=$(date +%s)   # the binary is dated then: a source changed during the build rebuilds it next time
   # shellcheck disable=SC2086 (FUZZ_OPT is a list of flags)
   "$clang" -std=c++20 ${FUZZ_OPT:--O1 -g} -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I"$tangler" -I"$tangler/.." "${sources[@]}" -lcmark -lyaml-cpp -o "$binary.tmp"
+  touch -d "@$began" "$binary.tmp"
   mv "$binary.tmp" "$binary"
 fi
 [[ $mode == --build-only ]] && exit 0

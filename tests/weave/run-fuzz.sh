@@ -28,7 +28,8 @@ flags=(-std=c++20 ${FUZZ_OPT:--O1 -g} -fsanitize=fuzzer-no-link,address,undefine
 sources=("$here/fuzz_weave.cpp" "$tools/front_matter/front_matter.cpp")
 for source in "$weaver"/*.cpp; do [[ $(basename "$source") == main.cpp ]] || sources+=("$source"); done
 # Each object is rebuilt only when its source, or any header, is newer than it; those that are, are
-# compiled FUZZ_JOBS at a time (each written under a temporary name, renamed when whole).
+# compiled FUZZ_JOBS at a time, each written under a temporary name, renamed when whole and dated
+# when its compile began (a header changed during the compile is newer, and rebuilds it next time).
 objects=()
 stale=()
 newest_header=$(ls -t "$weaver"/*.h "$tools"/front_matter/*.h | head -1)
@@ -43,7 +44,8 @@ if [[ ${#stale[@]} -gt 0 ]]; then
   echo "run-fuzz: compiling $(( ${#stale[@]} / 2 )) source(s), ${FUZZ_JOBS:-$(nproc)} at a time"
   printf '%s\0%s\0' "${stale[@]}" |
     xargs -0 -n 2 -P "${FUZZ_JOBS:-$(nproc)}" bash -c \
-      'src=${@: -2:1} obj=${@: -1}; "$0" "${@:1:$#-2}" -c "$src" -o "$obj.tmp" && mv "$obj.tmp" "$obj"' \
+      'src=${@: -2:1} obj=${@: -1} began=$(date +%s); "$0" "${@:1:$#-2}" -c "$src" -o "$obj.tmp" &&
+       touch -d "@$began" "$obj.tmp" && mv "$obj.tmp" "$obj"' \
       "$clang" "${flags[@]}"
 fi
 if [[ ! -x $binary || -n $(find "${objects[@]}" -newer "$binary" | head -1) ]]; then
