@@ -25,7 +25,8 @@ gpu and ceilings) and each figure its reference_points (book_reference_points fo
 reference's last rung of each ladder, placed by the weaver on the reference's own record. The
 chapter's and the book's rooflines then draw them faintly beside this GPU's (roofline_beside.py):
 the reference's measured roofs dashed and pale, its last rungs as hollow diamonds dotted to this
-GPU's markers of the same kernels, and the legend names which GPU is solid and which faint. Woven
+GPU's markers of the same kernels, and the legend names which GPU is solid and which faint; the
+levels figures draw its measured roofs (DRAM, B_L2, B_smem, compute) the same way. Woven
 for the reference, there is no second set and the figure is byte for byte as before.
 
 Byte-identical output for identical inputs (a fixed SVG hash salt, no date in the metadata), and
@@ -245,8 +246,8 @@ def main(argv):
         figure('roofline-%s.svg' % cid, beside([cid, ceilings, points], side),
                lambda target: draw([(None, points)], ceilings, target, side=side))
         if has_levels(points):
-            figure('roofline-%s-levels.svg' % cid, ['levels', cid, ceilings, points],
-                   lambda target: draw_levels(points, ceilings, target))
+            figure('roofline-%s-levels.svg' % cid, beside(['levels', cid, ceilings, points], side),
+                   lambda target: draw_levels(points, ceilings, target, side=side))
     if chapters:
         book_ceilings = chapters[0][3]
         series, count = [], 0
@@ -259,8 +260,8 @@ def main(argv):
                lambda target: draw(series, book_ceilings, target, 'Every kernel of the book on the roofline', side))
         every = [p for _, pts in series for p in pts]
         if has_levels(every):
-            figure('roofline-book-levels.svg', ['book-levels', book_ceilings, every],
-                   lambda target: draw_levels(every, book_ceilings, target, 'Every kernel, level by level'))
+            figure('roofline-book-levels.svg', beside(['book-levels', book_ceilings, every], side),
+                   lambda target: draw_levels(every, book_ceilings, target, 'Every kernel, level by level', side))
     if drawn:
         print('figures: drew %s' % ', '.join(drawn))
     return 0

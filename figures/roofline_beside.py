@@ -71,12 +71,13 @@ def header(text):
     return Line2D([], [], linestyle='', label=text)
 
 
-def draw(ax, side, xlim, ylim, draw_roofs, points, colours):
-    """Its roofs (under this GPU's), its last rungs joined to this GPU's markers; returns the
-    legend's rows for it: a header naming it, a row per roof drawn, a row for the diamonds."""
+def draw(ax, side, xlim, ylim, draw_roofs, points, colours, levels=False):
+    """Its roofs (under this GPU's; with the L2 and shared roofs in a levels figure), its last
+    rungs joined to this GPU's markers; returns the legend's rows for it: a header naming it, a row
+    per roof drawn, a row for the diamonds."""
     from matplotlib.lines import Line2D
     handles = [header('faint: %s (reference)' % side['name'])]
-    handles += draw_roofs(ax, side['ceilings'], xlim, ylim, False, faint=True)
+    handles += draw_roofs(ax, side['ceilings'], xlim, ylim, levels, faint=True)
     colour_of = {p['number']: c for p, c in zip(points, colours)}
     mine = {p['number']: p for p in points}
     for n, p in enumerate(side['points']):

@@ -93,7 +93,7 @@ def draw_roofs(ax, ceilings, xlim, ylim, with_levels, faint=False):
     legend. Returns the legend's handles. `faint`: the reference's measured roofs, dashed, pale
     and under this GPU's, each named by its value alone."""
     handles = []
-    memory = MEASURED_MEMORY_ROOFS if faint else MEMORY_ROOFS + (LEVEL_ROOFS if with_levels else [])
+    memory = (MEASURED_MEMORY_ROOFS if faint else MEMORY_ROOFS) + (LEVEL_ROOFS if with_levels else [])
 
     def line(key, xs, ys, name, colour, style, value, what):
         if faint:   # its SVG group is named reference-<ceiling>, so a test can find it
@@ -191,7 +191,7 @@ def roofs_text(ceilings, keys, xlim=None, ylim=None):
     plain = {'dram_theoretical': 'B_dram (theoretical)', 'read_bandwidth': 'B_read', 'copy_bandwidth': 'B_copy',
              'l2_bandwidth': 'B_L2', 'shared_bandwidth': 'B_smem', 'fp32_fma_rate': 'F_fp32', 'bf16_tensor_rate': 'F_bf16'}
     if xlim:
-        shown = {r[0] for r in MEMORY_ROOFS if ceilings.get(r[0]) and ceilings[r[0]] * xlim[1] >= ylim[0]
+        shown = {r[0] for r in MEMORY_ROOFS + LEVEL_ROOFS if ceilings.get(r[0]) and ceilings[r[0]] * xlim[1] >= ylim[0]
                  and ceilings[r[0]] * xlim[0] <= ylim[1]} | {r[0] for r in visible_compute_roofs(ceilings, xlim, ylim)}
         keys = [k for k in keys if k in shown]
     return ', '.join('%s %s' % (plain[key], si(ceilings[key], 'FLOP/s' if 'rate' in key else 'B/s'))
@@ -310,10 +310,12 @@ def unseen_rows(numbers, width=40):
     return rows + [row + ':', 'TMA, wgmma traffic the L1 counters miss']
 
 
-def draw_levels(points, ceilings, target, title=None):
+def draw_levels(points, ceilings, target, title=None, side=None):
     """One kernel: a marker at its FLOP/s for each level counted (per DRAM, L2, global/local and
     shared byte), joined; its number beside the DRAM point. A kernel whose traffic the LSU's
-    counters miss has no L1 or shared point, and a legend line names it."""
+    counters miss has no L1 or shared point, and a legend line names it. side: the reference GPU's
+    (roofline_beside.py), whose measured roofs, DRAM, L2 and shared, are drawn faintly beside;
+    its rungs are on the figure above, not here."""
     from matplotlib.lines import Line2D
     points = [p for p in points if 'l2' in p]
     xlim, ylim = axis_range(points, ceilings, True)
@@ -323,8 +325,17 @@ def draw_levels(points, ceilings, target, title=None):
     unseen = [p['number'] for p in points if p.get('unseen')]
     for row in unseen_rows(unseen):
         shapes.append(Line2D([], [], linestyle='', label=row))
-    plt, fig, ax = setup(roofs_count + len(shapes) + (1 if title else 0))
+    beside_rows = 2 + roof_rows(side['ceilings'], xlim, ylim, MEASURED_MEMORY_ROOFS + LEVEL_ROOFS) if side else 0
+    plt, fig, ax = setup(roofs_count + len(shapes) + (1 if title else 0) + beside_rows)
     handles = draw_roofs(ax, ceilings, xlim, ylim, True)
+    beside, theirs = '', []
+    if side:
+        import roofline_beside
+        side = dict(side, points=[])
+        handles = [roofline_beside.header('solid: %s' % side['gpu'])] + handles
+        theirs = roofline_beside.draw(ax, side, xlim, ylim, draw_roofs, [], [], levels=True)
+        beside = roofline_beside.describe(side, roofs_text(
+            side['ceilings'], [k for k, *_ in MEASURED_MEMORY_ROOFS + LEVEL_ROOFS + COMPUTE_ROOFS], xlim, ylim))
     ax.set_xlim(*xlim)
     ax.set_ylim(*ylim)
     for n, p in enumerate(points):
@@ -335,8 +346,8 @@ def draw_levels(points, ceilings, target, title=None):
             ax.plot([x], [p['rate']], marker, color=colour, markersize=5.5 if marker == 'D' else 6,
                     markerfacecolor=colour)
     badges(ax, points, [LEVEL_COLOURS[n % len(LEVEL_COLOURS)] for n in range(len(points))], size=8)
-    finish(fig, ax, handles + shapes, x_label(points, levels=True), title)
-    save(fig, plt, target, description(points, ceilings, levels=True))
+    finish(fig, ax, handles + shapes + theirs, x_label(points, levels=True), title)
+    save(fig, plt, target, description(points, ceilings, levels=True, beside=beside))
 
 
 def intensity_tick(value):

@@ -216,7 +216,7 @@ std::string unseen_sentence(const std::vector<PlacedPoint>& points, bool plain) 
 }
 
 std::string levels_figure(const std::string& id, const std::vector<PlacedPoint>& points,
-                          const Roofs& roofs) {
+                          const Roofs& roofs, const ReferenceSide* reference) {
   size_t with_levels = std::count_if(points.begin(), points.end(),
                                      [](const PlacedPoint& p) { return p.l2_intensity; });
   std::string dram, dram_math;  // the DRAM roofs, for the alt text and for the caption
@@ -247,12 +247,14 @@ std::string levels_figure(const std::string& id, const std::vector<PlacedPoint>&
       "the bytes it moved and exactly the pipe's work at the 128 B per clock that "
       "$B_\\text{smem}$ measures), joined at its achieved FLOP/s. Roofs: " +
       math + "." + unseen_sentence(points, false);
+  if (reference) caption += " " + reference_caption(*reference, id, true);
   std::string alt =
       "Hierarchical roofline of " + std::string(id == "book" ? "the book" : figure_name(id)) +
       ", log-log, numbered as in the table above: for each of " + std::to_string(with_levels) +
       " kernels up to four points at the same FLOP/s, "
       "per DRAM, L2, global or local (L1) and shared-memory byte, with the roofs " +
       list + "." + unseen_sentence(points, true);
+  if (reference) alt += " " + reference_levels_alt(*reference);
   std::string base = id == "book" ? "roofline-book" : "roofline-" + id;
   return "![" + caption + "](figures/" + base + "-levels.svg){alt=\"" + attribute(alt) + "\"}\n";
 }
@@ -433,7 +435,7 @@ std::string annotate_figures(const std::string& markdown,
     size_t end = markdown.find("\n\n", close);
     if (end == std::string::npos) end = markdown.size();
     std::string after = "\n\n" + key_table(it->second, id);
-    if (has_levels(it->second)) after += "\n" + levels_figure(id, it->second, roofs);
+    if (has_levels(it->second)) after += "\n" + levels_figure(id, it->second, roofs, reference);
     if (id.find('-') != std::string::npos) after += "\n" + bytes_table(it->second, id);
     std::string rest = markdown.substr(close + 5, end - close - 5);
     // Another roofline in the same paragraph is annotated first; its key follows this one.

@@ -117,8 +117,9 @@ ReferenceSide reference_side(const std::vector<RooflineChapter>& chapters,
   return side;
 }
 
-std::string reference_caption(const ReferenceSide& side, const std::string& id) {
-  const std::vector<PlacedPoint>& points = points_of(side, id);
+std::string reference_caption(const ReferenceSide& side, const std::string& id, bool levels) {
+  static const std::vector<PlacedPoint> none;
+  const std::vector<PlacedPoint>& points = levels ? none : points_of(side, id);
   std::string drawn = points.empty() ? "its measured roofs"
                                      : "its measured roofs and the last rung of each ladder (◇, "
                                        "joined to this GPU's marker of the same kernel)";
@@ -144,6 +145,16 @@ std::string reference_alt(const ReferenceSide& side, const std::string& id,
            " of " + roof_text(p.roof, false);
   }
   return out + ".";
+}
+
+std::string reference_levels_alt(const ReferenceSide& side) {
+  std::string roofs;
+  for (const char* c : {"read_bandwidth", "copy_bandwidth", "l2_bandwidth", "shared_bandwidth"})
+    if (side.roofs.count(c))
+      roofs += (roofs.empty() ? "" : ", ") + roof_text(c, false) + " " +
+               with_unit(side.roofs.at(c), units::bytes_per_s);
+  return "Drawn for " + side.woven_gpu + ". Beside it, faint and dashed, the reference GPU " +
+         side.gpu + "'s measured roofs" + (roofs.empty() ? "" : ": " + roofs) + ".";
 }
 
 }  // namespace weave

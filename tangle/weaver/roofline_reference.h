@@ -36,12 +36,16 @@ ReferenceSide reference_side(const std::vector<RooflineChapter>& chapters,
                              const Roofs& roofs);
 
 // The caption's sentence (Markdown): which is this GPU, which the reference, and what of the
-// reference is drawn.
-std::string reference_caption(const ReferenceSide& side, const std::string& id);
+// reference is drawn (in the `levels` figure, its measured roofs alone).
+std::string reference_caption(const ReferenceSide& side, const std::string& id,
+                              bool levels = false);
 
 // The alt text's sentences (plain): the reference's roofs drawn, with their values, and where
 // its last rungs sit.
 std::string reference_alt(const ReferenceSide& side, const std::string& id,
                           const FigureRange& range);
+
+// The levels figure's alt sentence: the reference's measured DRAM, L2 and shared roofs.
+std::string reference_levels_alt(const ReferenceSide& side);
 
 }  // namespace weave
