@@ -22,7 +22,7 @@ WEAVE_GPU    = $(or $(GPU),$(if $(filter 1,$(MEASURED_NOW)),$(or $(MEASURED_SLUG
 WEAVE_FLAGS = --reference $(REFERENCE_GPU) $(if $(WEAVE_GPU),--gpu $(WEAVE_GPU)) $(if $(filter 1,$(STRICT)),--strict) $(if $(filter 1,$(MEASURED_NOW)),--measured-now)
 # make measure's command line (MEASURE_FLAGS: e.g. --no-counters, --gpu-slug NAME); make book goes on
 # to weave a run that wrote its records with some results skipped or failed (measure.py's exit 3)
-MEASURE_RUN = $(PYTHON) tangle/measure.py --build $(QBUILD) $(if $(CHAPTER),--chapter $(call quote,$(CHAPTER))) $(MEASURE_FLAGS)
+MEASURE_RUN = $(PYTHON) tangle/measure/measure.py --build $(QBUILD) $(if $(CHAPTER),--chapter $(call quote,$(CHAPTER))) $(MEASURE_FLAGS)
 # the weaver's command line; make book runs it itself (a second make for it cost a tenth of a second);
 # it holds the render's lock (book/render/main.py), so no weave rewrites the woven folder while a
 # render (or book/serve.py) reads it
@@ -41,7 +41,7 @@ chapters: tangle    ; cmake --build $(QBUILD) -j $(JOBS) --target chapters
 build: tangle       ; cmake --build $(QBUILD) -j $(JOBS)
 test: deps tools    ; $(TANGLE) --check && cmake --build $(QBUILD) -j $(JOBS) && ctest --test-dir $(QBUILD) --output-on-failure -j $(JOBS)
 measure: build      ; $(MEASURE_RUN)
-profile: tangle     ; $(if $(KERNEL),,$(error make profile needs KERNEL=<result key>, e.g. KERNEL=reduce/v1_naive@268435456)) cmake --build $(QBUILD) -j $(JOBS) --target $(call quote,$(firstword $(subst /, ,$(KERNEL)))_bench) && $(PYTHON) tangle/ncu_profile.py --build $(QBUILD) $(call quote,$(KERNEL))
+profile: tangle     ; $(if $(KERNEL),,$(error make profile needs KERNEL=<result key>, e.g. KERNEL=reduce/v1_naive@268435456)) cmake --build $(QBUILD) -j $(JOBS) --target $(call quote,$(firstword $(subst /, ,$(KERNEL)))_bench) && $(PYTHON) tangle/measure/ncu_profile.py --build $(QBUILD) $(call quote,$(KERNEL))
 weave: tools        ; $(WOVEN)
 book: MEASURED_NOW = $(MEASURE)
 book: deps tangle   ; $(if $(filter 1,$(MEASURE)),$(MAKE) build && { $(MEASURE_RUN) || [ $$? -eq 3 ]; } &&) $(WOVEN) && book/render.sh $(QBUILD)/book $(QBUILD)/book/woven

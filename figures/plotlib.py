@@ -84,7 +84,7 @@ def pyplot():
 
 def measured_results(data):
     """The record's results that carry numbers: a result skipped or failed on this GPU (a dict
-    with a 'status', tangle/outcomes.py) is left out, so a figure draws what was measured."""
+    with a 'status', tangle/measure/outcomes.py) is left out, so a figure draws what was measured."""
     results = data.get('results')
     if not isinstance(results, dict):
         return {}

@@ -242,7 +242,7 @@ inline bool bracket_this_sample() {
 }
 
 /// Opens the range, then queues the marker kernel on the stream: in ncu's list of kernels each
-/// benchmark's profiled sample starts with bench_profile_marker (tangle/ncu.py splits at it).
+/// benchmark's profiled sample starts with bench_profile_marker (tangle/measure/ncu.py splits at it).
 inline void open_profile_range(cudaStream_t stream) {
   const std::string name = "bench/range " + std::to_string(profile_ranges().opened++);
   nvtxRangePushA(name.c_str());

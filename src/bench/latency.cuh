@@ -94,7 +94,7 @@ inline constexpr LoadedConfig kLoadedSweep[] = {
 };
 
 /// The points at or below this many bytes in flight per SM are below the knee: lambda is the
-/// median of their latencies (here and in tangle/measure.py, which must agree).
+/// median of their latencies (here and in tangle/measure/measure.py, which must agree).
 constexpr std::size_t kLoadedLatencyMaxBytesInFlight = 4096;
 
 /// The buffer the loaded read streams through: 1 GiB, far beyond any L2.

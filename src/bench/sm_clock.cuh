@@ -26,7 +26,7 @@ void gpu_spin(cudaStream_t stream, double seconds);
 
 /// Queues the empty kernel bench_profile_marker, the first kernel of every profiled sample: in
 /// Nsight Compute's list of kernels it marks where one benchmark's iteration begins, so that
-/// make measure can count every benchmark of a chapter in one ncu process (tangle/ncu.py).
+/// make measure can count every benchmark of a chapter in one ncu process (tangle/measure/ncu.py).
 void launch_profile_marker(cudaStream_t stream);
 
 }  // namespace bench

@@ -27,7 +27,7 @@ std::optional<ParsedUnit> parse_unit(const std::string& text) {
 
 namespace {
 
-// book/CONVENTIONS.md, "Units": keep the two in step (tangle/measure.py has the same rule).
+// book/CONVENTIONS.md, "Units": keep the two in step (tangle/measure/measure.py has the same rule).
 const std::map<std::string, std::string>& named_units() {
   static const std::map<std::string, std::string> names = {
       {"time", "s"},

@@ -12,7 +12,7 @@ using testing::FixtureBook;
 const std::string alpha = "chapters/1-alpha.md";
 const std::string record = "book/measurements/testgpu/1.json";
 
-// alpha/v1_naive@2^20 as tangle/ncu.py records it: one profiled iteration per counter.
+// alpha/v1_naive@2^20 as tangle/measure/ncu.py records it: one profiled iteration per counter.
 void add_counters(const FixtureBook& book) {
   book.replace(
       record,

@@ -1,4 +1,4 @@
-"""Unit tests of tangle/ncu.py on output recorded from the real ncu 2025.3.1 on the H200
+"""Unit tests of tangle/measure/ncu.py on output recorded from the real ncu 2025.3.1 on the H200
 (fixtures/ncu/: probe.cu profiled by run.sh), and on broken copies of it. No GPU, no ncu."""
 import json
 import re
@@ -8,9 +8,9 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 FIXTURES = Path(__file__).resolve().parent / 'fixtures' / 'ncu'
-sys.path.insert(0, str(REPO / 'tangle'))
+sys.path.insert(0, str(REPO / 'tangle' / 'measure'))
 import ncu  # noqa: E402
 
 PROBE = (FIXTURES / 'probe-metrics.csv').read_text(encoding='utf-8')

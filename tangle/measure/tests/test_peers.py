@@ -1,4 +1,4 @@
-"""Unit tests of tangle/measure.py's peers: hook (scripts that measure someone else's kernels and
+"""Unit tests of tangle/measure/measure.py's peers: hook (scripts that measure someone else's kernels and
 print Google Benchmark JSON). The scripts here are tiny stand-ins: no GPU, no PyTorch needed."""
 import io
 import json
@@ -9,7 +9,7 @@ import unittest
 from contextlib import redirect_stderr
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / 'tangle'))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / 'tangle' / 'measure'))
 import measure  # noqa: E402
 
 FIXTURE = Path(__file__).resolve().parent / 'fixtures' / 'peers' / 'sdpa_like.json'

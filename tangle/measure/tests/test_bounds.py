@@ -13,7 +13,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-TANGLE = Path(__file__).resolve().parents[2] / 'tangle'
+TANGLE = Path(__file__).resolve().parents[3] / 'tangle' / 'measure'
 MB = 1_000_000
 SECONDS = 2.0
 MEMORY = 1 << 30

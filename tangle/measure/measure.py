@@ -7,7 +7,7 @@ For every chapter of book/chapters.txt (or the one --chapter names, by id or pat
   2. run <build>/<src>_bench with --benchmark_out; a benchmark that reports an error is recorded as
      skipped ("skipped: " reasons: too little memory, a feature the GPU lacks) or failed, and a
      binary that crashes keeps what it finished, runs the rest, and records the one it died in
-     as failed (tangle/outcomes.py);
+     as failed (tangle/measure/outcomes.py);
   3. reduce the per-repetition runs to medians, minima, maxima and counts, by result key;
   4. add the context (the benchmark's, nvidia-smi's driver, nvcc's version), the chapter's
      tangled sources and their SHA-256;
@@ -17,7 +17,7 @@ For every chapter of book/chapters.txt (or the one --chapter names, by id or pat
      skipped with one line: the GPU machine may lack what it needs; one that fails is recorded
      as failed under the record's "peers", and the run goes on);
   7. for the result keys of the front matter's `profile:` list, add ncu's hardware counters
-     (tangle/ncu.py; said in one line and skipped where there is no ncu; a failure leaves the
+     (tangle/measure/ncu.py; said in one line and skipped where there is no ncu; a failure leaves the
      record with its timings only and makes the exit status 1);
   8. once every chapter is measured, write all the records as a set: on any error before that,
      none is written, so records of two runs never stand side by side. Skipped and failed results
@@ -48,7 +48,7 @@ FORMAT = 1
 # failed (their table is printed): not 0, so nobody mistakes the run for a whole one, and not 1
 # (nothing written, or the counters failed), so make book can weave such a run.
 INCOMPLETE = 3
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class MeasureError(Exception):
@@ -275,7 +275,7 @@ def quantity_unit(name, benchmark='?', source='?'):
         raise MeasureError(f'{source}: benchmark {benchmark}: the counter {name} has no unit: its name '
                            'follows no rule of book/CONVENTIONS.md ("Units": *_time, *_bytes, '
                            '*_bandwidth, *_rate, ...) and is not declared dimensionless; rename it '
-                           'by the rule, or declare it there, in tangle/measure.py and in '
+                           'by the rule, or declare it there, in tangle/measure/measure.py and in '
                            'tangle/weaver/units.cpp. Nothing of this chapter was written.')
     return unit
 
@@ -376,7 +376,7 @@ def parse_benchmark_json(data, source):
     sampled = {}
     owners = {}
     clocks = []
-    not_measured = {}  # key -> outcome: a run that reported an error (tangle/outcomes.py)
+    not_measured = {}  # key -> outcome: a run that reported an error (tangle/measure/outcomes.py)
     for run in data['benchmarks']:
         if not isinstance(run, dict):
             raise MeasureError(f'{source}: a "benchmarks" entry is not an object: {json.dumps(run)[:80]}')

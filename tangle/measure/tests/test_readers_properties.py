@@ -12,7 +12,7 @@ try:
 except ImportError:  # .ci/deps installs it (python3-hypothesis); another Python may lack it
     raise unittest.SkipTest('hypothesis is not installed for this Python: apt install python3-hypothesis')
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / 'tangle'))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / 'tangle' / 'measure'))
 import measure  # noqa: E402
 import ncu  # noqa: E402
 

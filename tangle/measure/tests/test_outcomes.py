@@ -8,7 +8,7 @@ import unittest
 from contextlib import redirect_stderr
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / 'tangle'))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / 'tangle' / 'measure'))
 import measure  # noqa: E402
 import outcomes  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Unit tests of tangle/profile.py (make profile's summary) on the details page of a real
+"""Unit tests of tangle/measure/ncu_profile.py (make profile's summary) on the details page of a real
 `ncu --set full` run on the H200 (fixtures/ncu/probe-full-details.csv)."""
 import json
 import sys
@@ -6,8 +6,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / 'tangle'))
+REPO = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(REPO / 'tangle' / 'measure'))
 import ncu  # noqa: E402
 import ncu_profile  # noqa: E402
 

@@ -7,7 +7,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / 'tangle'))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / 'tangle' / 'measure'))
 import measure  # noqa: E402
 
 

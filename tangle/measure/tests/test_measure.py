@@ -1,4 +1,4 @@
-"""Unit tests of tangle/measure.py's pure functions (no GPU, no binaries)."""
+"""Unit tests of tangle/measure/measure.py's pure functions (no GPU, no binaries)."""
 import hashlib
 import json
 import os
@@ -8,7 +8,7 @@ import unittest
 from pathlib import Path
 from unittest import mock
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / 'tangle'))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / 'tangle' / 'measure'))
 import measure  # noqa: E402
 
 
@@ -70,7 +70,7 @@ class QuantityUnit(unittest.TestCase):
     def test_every_committed_quantity_has_a_unit_by_the_rule(self):
         # The records made before the rule hold "" for some times and sizes: the rule gives each
         # a unit (the weaver applies it when it reads them), and never contradicts one recorded.
-        folder = Path(__file__).resolve().parents[2] / 'book' / 'measurements'
+        folder = Path(__file__).resolve().parents[3] / 'book' / 'measurements'
         records = sorted(folder.glob('*/*.json'))
         self.assertTrue(records)
         for path in records:
@@ -616,7 +616,7 @@ class EndToEnd(unittest.TestCase):
             self.assertIn('counters not asked for (--no-counters)', said)
             self.assertRegex(said, r'measure: time by chapter: A \d+ s; all 1 chapter\(s\) \d+ s')
 
-    # A failing test: tests/measure/test_outcomes.py (its benchmarks are recorded as failed).
+    # A failing test: tangle/measure/tests/test_outcomes.py (its benchmarks are recorded as failed).
     def test_a_nan_counter_stops_before_any_record(self):
         with tempfile.TemporaryDirectory() as folder:
             root, build = self.make_book(folder, nan_counter=True)

@@ -4,7 +4,7 @@ import importlib.util
 import unittest
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[2] / 'src' / 'bench' / 'ballast.py'
+SCRIPT = Path(__file__).resolve().parents[3] / 'src' / 'bench' / 'ballast.py'
 spec = importlib.util.spec_from_file_location('ballast', SCRIPT)
 ballast = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(ballast)

@@ -20,7 +20,7 @@ import json
 import unittest
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MEASUREMENTS = ROOT / 'book' / 'measurements'
 CLOCK_AGREEMENT = 0.03
 AGREEING_SHARE = 0.85
