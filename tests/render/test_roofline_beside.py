@@ -95,6 +95,22 @@ class BesideTest(unittest.TestCase):
                           'its measured roofs B_read 6.5 TB/s, B_copy 6.15 TB/s', described)
             self.assertIn('1 last rungs as hollow diamonds', described)
 
+    def test_the_levels_figure_draws_the_references_roofs_alone(self):
+        with open(FIXTURE) as f:
+            data = beside_reference(json.load(f))
+        data['chapters'][0]['kernels'][0].update(dram_bytes=536870912, l2_bytes=1073741824)
+        data['ceilings']['l2_bandwidth'] = 1.1e13
+        data['reference']['ceilings']['l2_bandwidth'] = {'value': 1.3e13, 'unit': 'B/s'}
+        out = self.draw(data, 'levels')
+        text = svg(os.path.join(out, 'roofline-3.1-levels.svg'))
+        drawn = texts(text)
+        self.assertIn('solid: Woven GPU', drawn)
+        self.assertIn('faint: Reference GPU (reference)', drawn)
+        self.assertIn(r'$B_\mathrm{L2}$ 13 TB/s', drawn)
+        self.assertIsNotNone(group(text, 'reference-l2_bandwidth'))
+        self.assertIsNone(group(text, 'reference-rung-1'), 'the rungs are on the figure above')
+        self.assertNotIn("its last rungs, dotted to this GPU's", drawn)
+
     def test_woven_for_the_reference_the_figure_is_as_before(self):
         with open(FIXTURE) as f:
             plain = json.load(f)

@@ -58,9 +58,11 @@ void other_gpu(const FixtureBook& book) {
     nlohmann::json j = nlohmann::json::parse(book.read(kFolder + "testgpu/" + file));
     j["gpu"] = "Other GPU";
     j["context"]["gpu"] = "Other GPU";
-    if (std::string(file) == "machine.json") j["ceilings"]["copy_bandwidth"]["median"] = 3.0e12;
+    if (std::string(file) == "machine.json")
+      j["ceilings"]["copy_bandwidth"].update({{"median", 3.0e12}, {"min", 2.9e12}, {"max", 3.1e12}});
     if (std::string(file) == "1.json")
-      j["results"]["alpha/v2_fast@1048576"]["time"]["median"] = 5.0e-4;
+      j["results"]["alpha/v2_fast@1048576"]["time"].update(
+          {{"median", 5.0e-4}, {"min", 4.9e-4}, {"max", 5.1e-4}});
     book.write(kFolder + "othergpu/" + file, j.dump(2));
   }
 }
@@ -101,15 +103,39 @@ TEST(RooflineReference, AnotherGpusRooflineHasTheReferencesRoofsAndLastRungs) {
                        "ladder (◇, joined to this GPU's marker of the same kernel).]"
                        "(figures/roofline-1.svg)"))
       << alpha;
-  EXPECT_TRUE(contains(alpha, "Roofs drawn: B_copy 3 TB/s."));  // this GPU's, as before
+  EXPECT_TRUE(contains(alpha, "Roofs drawn: B_dram 4.92 TB/s (theoretical), B_copy 3.00 TB/s."));  // this GPU's, as before
   EXPECT_TRUE(contains(alpha,
                        "Drawn for Other GPU. Beside it, faint and dashed, the reference GPU Test "
-                       "GPU's measured roofs: B_copy 4 TB/s; and its last rungs as hollow "
-                       "diamonds: 2 v2_fast at 0.25 FLOP/B and 2.62 GFLOP/s, 0% of B_copy.\"}"))
+                       "GPU's measured roofs: B_copy 4.00 TB/s; and its last rungs as hollow "
+                       "diamonds: 2 v2_fast at 0.250 FLOP/B and 2.62 GFLOP/s, 0.26% of "
+                       "B_copy.\"}"))
       << alpha;
   // The book's figure too.
   EXPECT_TRUE(contains(out["2-beta.md"], "Solid: this GPU, Other GPU; faint and dashed: the "
                                          "reference GPU, Test GPU"));
+}
+
+TEST(RooflineReference, TheLevelsFigureHasTheReferencesRoofsAlone) {
+  FixtureBook book;
+  book.replace(
+      kFolder + "testgpu/1.json",
+      R"("bytes": {"median": 4194304, "min": 4194304, "max": 4194304, "n": 10, "unit": "B"})",
+      R"("bytes": {"median": 4194304, "min": 4194304, "max": 4194304, "n": 10, "unit": "B"},
+                    "dram_bytes": {"median": 2097152, "min": 2097152, "max": 2097152, "n": 1, "unit": "B"},
+                    "l2_bytes": {"median": 8388608, "min": 8388608, "max": 8388608, "n": 1, "unit": "B"})");
+  other_gpu(book);  // counted on both
+  auto run = book.weave_with(woven_for("othergpu"));
+  ASSERT_EQ(run.status, 0) << run.printed;
+  const std::string alpha = book.outputs()["1-alpha.md"];
+  size_t levels = alpha.find("](figures/roofline-1-levels.svg)");
+  ASSERT_NE(levels, std::string::npos) << alpha;
+  size_t caption = alpha.rfind("![", levels);
+  EXPECT_TRUE(contains(alpha.substr(caption, levels - caption),
+                       " Solid: this GPU, Other GPU; faint and dashed: the reference GPU, Test "
+                       "GPU, its measured roofs."));
+  EXPECT_TRUE(contains(alpha.substr(levels),
+                       "Drawn for Other GPU. Beside it, faint and dashed, the reference GPU Test "
+                       "GPU's measured roofs: B_copy 4.00 TB/s.\"}"));
 }
 
 TEST(RooflineReference, WovenForTheReferenceTheFigureIsAsBefore) {
