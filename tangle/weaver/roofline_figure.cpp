@@ -106,14 +106,14 @@ std::string alt_text(const std::string& id, const std::vector<PlacedPoint>& poin
   std::string whose = id == "book"                        ? "every chapter's"
                       : id.find('-') == std::string::npos ? figure_name(id) + "'s"
                                                           : figure_name(id) + ", its";
-  std::string basis = counted == points.size() ? "DRAM bytes counted by ncu"
-                      : counted == 0           ? "the chapter's model bytes, no DRAM count recorded"
-                                     : std::to_string(counted) + " by DRAM bytes counted by ncu, " +
-                                           std::to_string(points.size() - counted) +
-                                           " by the chapter's model bytes";
+  std::string basis =
+      counted == points.size() ? "by DRAM bytes counted by ncu"
+      : counted == 0           ? "by the chapter's model bytes, no DRAM count recorded"
+                     : std::to_string(counted) + " by DRAM bytes counted by ncu, " +
+                           std::to_string(points.size() - counted) + " by the chapter's model bytes";
   return "Log-log roofline of " + whose + " " + std::to_string(points.size()) +
          " measured kernels as numbered markers: achieved FLOP/s against FLOP per DRAM byte "
-         "(placed by " +
+         "(placed " +
          basis + "). Roofs drawn: " + roofs_in_range(range, roofs, false) + ". " +
          where_they_sit(points) + ".";
 }

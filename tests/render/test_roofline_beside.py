@@ -143,5 +143,20 @@ class BesideTest(unittest.TestCase):
                              'a last rung this GPU did not measure is drawn, unjoined')
 
 
+    def test_every_figure_from_a_record_draws_the_woven_gpus_records(self):
+        # The renderer runs figures/plots/*.py on the folder of the GPU the weaver wove for (its
+        # roofline-inputs.json's gpu_slug), not on the reference's.
+        sys.path.insert(0, os.path.join(REPO, 'book', 'render'))
+        import main as render
+        woven = os.path.join(self.work, 'woven')
+        os.makedirs(woven)
+        with open(FIXTURE) as f:
+            data = beside_reference(json.load(f))
+        data.update(gpu='NVIDIA H200', gpu_slug='nvidia-h200')
+        data['reference'].update(gpu='NVIDIA H100 80GB HBM3', gpu_slug='nvidia-h100-80gb-hbm3')
+        with open(os.path.join(woven, 'roofline-inputs.json'), 'w') as f:
+            json.dump(data, f)
+        self.assertEqual(render.records_dir(woven), os.path.join(REPO, 'book', 'measurements', 'nvidia-h200'))
+
 if __name__ == '__main__':
     unittest.main()
