@@ -106,11 +106,11 @@ std::string alt_text(const std::string& id, const std::vector<PlacedPoint>& poin
   std::string whose = id == "book"                        ? "every chapter's"
                       : id.find('-') == std::string::npos ? figure_name(id) + "'s"
                                                           : figure_name(id) + ", its";
-  std::string basis =
-      counted == points.size() ? "by DRAM bytes counted by ncu"
-      : counted == 0           ? "by the chapter's model bytes, no DRAM count recorded"
-                     : std::to_string(counted) + " by DRAM bytes counted by ncu, " +
-                           std::to_string(points.size() - counted) + " by the chapter's model bytes";
+  std::string basis = counted == points.size() ? "by DRAM bytes counted by ncu"
+                      : counted == 0 ? "by the chapter's model bytes, no DRAM count recorded"
+                                     : std::to_string(counted) + " by DRAM bytes counted by ncu, " +
+                                           std::to_string(points.size() - counted) +
+                                           " by the chapter's model bytes";
   return "Log-log roofline of " + whose + " " + std::to_string(points.size()) +
          " measured kernels as numbered markers: achieved FLOP/s against FLOP per DRAM byte "
          "(placed " +
@@ -422,8 +422,8 @@ std::string annotate_figures(const std::string& markdown,
     if (reference)
       if (auto theirs = reference->points.find(id); theirs != reference->points.end())
         reference_points = &theirs->second;
-    FigureRange range = figure_range(it->second, roofs, reference_points,
-                                     reference ? &reference->roofs : nullptr);
+    FigureRange range =
+        figure_range(it->second, roofs, reference_points, reference ? &reference->roofs : nullptr);
     std::string alt = alt_text(id, it->second, roofs, range);
     if (reference) {
       note += " " + reference_caption(*reference, id);

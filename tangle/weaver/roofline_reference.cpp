@@ -57,8 +57,10 @@ std::string stale_clause(const ReferenceSide& side, const std::vector<PlacedPoin
   std::string list;
   size_t i = 0;
   for (const auto& [chapter, date] : stale)
-    list += std::string(i++ == 0 ? "" : i == stale.size() ? " and " : ", ") + chapter + " (" +
-            date.substr(0, 10) + ")";
+    list += std::string(i++ == 0            ? ""
+                        : i == stale.size() ? " and "
+                                            : ", ") +
+            chapter + " (" + date.substr(0, 10) + ")";
   return "; its records of chapters " + list + " are stale, measured with older code";
 }
 
@@ -90,9 +92,15 @@ std::vector<KernelResult> last_rungs(const std::vector<KernelResult>& kernels) {
 
 ReferenceSide reference_side(const std::vector<RooflineChapter>& chapters,
                              const std::map<std::string, std::vector<PlacedPoint>>& woven,
-                             const Roofs& roofs) {
+                             const MeasurementStore& reference, const MeasurementStore& store) {
   ReferenceSide side;
-  side.roofs = roofs;
+  side.woven_gpu = store.machine->gpu;
+  side.gpu = reference.machine->gpu;
+  side.slug = reference.slug;
+  side.roofs = read_roofs(reference);
+  const Roofs& roofs = side.roofs;
+  for (const auto& [id, record] : reference.records)
+    if (record.stale) side.stale[id] = record.date;
   // Numbered as this GPU's marker of the same kernel (in the book's figure: of the same chapter).
   auto number = [&](const std::string& figure, PlacedPoint& p) {
     p.number = 0;
@@ -131,8 +139,9 @@ std::string reference_caption(const ReferenceSide& side, const std::string& id, 
 std::string reference_alt(const ReferenceSide& side, const std::string& id,
                           const FigureRange& range) {
   std::string roofs = roofs_in_range(range, side.roofs, false, true);
-  std::string out = "Drawn for " + side.woven_gpu + ". Beside it, faint and dashed, the reference GPU " +
-                    side.gpu + "'s measured roofs" + (roofs.empty() ? "" : ": " + roofs);
+  std::string out = "Drawn for " + side.woven_gpu +
+                    ". Beside it, faint and dashed, the reference GPU " + side.gpu +
+                    "'s measured roofs" + (roofs.empty() ? "" : ": " + roofs);
   const std::vector<PlacedPoint>& points = points_of(side, id);
   if (points.empty()) return out + ".";
   out += "; and its last rungs as hollow diamonds: ";
@@ -141,8 +150,8 @@ std::string reference_alt(const ReferenceSide& side, const std::string& id,
     out += std::string(i == 0 ? "" : "; ") + (p.number ? std::to_string(p.number) + " " : "") +
            (id == "book" || p.chapter != id.substr(0, id.find('-')) ? p.chapter + " " : "") +
            p.label + " at " + significant(p.intensity, 3) + " FLOP/B and " +
-           with_unit(p.rate, units::flops_per_s) + ", " + percent(p.rate / p.attainable) +
-           " of " + roof_text(p.roof, false);
+           with_unit(p.rate, units::flops_per_s) + ", " + percent(p.rate / p.attainable) + " of " +
+           roof_text(p.roof, false);
   }
   return out + ".";
 }

@@ -30,10 +30,11 @@ struct ReferenceSide {
 };
 
 // The reference's side of every figure: `chapters` holds the reference's kernels (the same front
-// matter read against its records), `woven` this GPU's placed points by figure ID.
+// matter read against its records, `reference`), `woven` this GPU's placed points by figure ID;
+// `store` is this GPU's records. Both have a machine.json.
 ReferenceSide reference_side(const std::vector<RooflineChapter>& chapters,
                              const std::map<std::string, std::vector<PlacedPoint>>& woven,
-                             const Roofs& roofs);
+                             const MeasurementStore& reference, const MeasurementStore& store);
 
 // The caption's sentence (Markdown): which is this GPU, which the reference, and what of the
 // reference is drawn (in the `levels` figure, its measured roofs alone).

@@ -237,12 +237,12 @@ nlohmann::json roofline_inputs(const std::vector<RooflineChapter>& chapters,
         kernels.push_back(point);
       }
       nlohmann::json entry = {{"id", figure},
-                               {"chapter", c.id},
-                               {"title", c.title},
-                               {"basename", c.basename},
-                               {"kernels", kernels},
-                               {"points", points_json(placed)},
-                               {"levels", has_levels(placed)}};
+                              {"chapter", c.id},
+                              {"title", c.title},
+                              {"basename", c.basename},
+                              {"kernels", kernels},
+                              {"points", points_json(placed)},
+                              {"levels", has_levels(placed)}};
       if (reference) entry["reference_points"] = reference_points(figure);
       j["chapters"].push_back(entry);
     }

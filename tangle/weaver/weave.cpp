@@ -205,19 +205,14 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
   if (book.reference && book.reference->machine && store.machine) {
     std::vector<RooflineChapter> theirs = points;
     for (size_t i = 0; i < woven.size(); ++i) theirs[i].kernels = woven[i].output.reference_kernels;
-    reference = reference_side(theirs, placed, read_roofs(*book.reference));
-    reference->woven_gpu = store.machine->gpu;
-    reference->gpu = book.reference->machine->gpu;
-    reference->slug = book.reference->slug;
-    for (const auto& [id, record] : book.reference->records)
-      if (record.stale) reference->stale[id] = record.date;
+    reference = reference_side(theirs, placed, *book.reference, store);
   }
+  const ReferenceSide* beside = reference ? &*reference : nullptr;
   std::map<std::string, std::string> files;
   for (const auto& w : woven)
     files[w.chapter->basename + ".md"] =
-        w.output.figures.empty()
-            ? w.output.markdown
-            : annotate_figures(w.output.markdown, placed, roofs, reference ? &*reference : nullptr);
+        w.output.figures.empty() ? w.output.markdown
+                                 : annotate_figures(w.output.markdown, placed, roofs, beside);
   nlohmann::json book_index = book_json(woven, store, book);
   if (!others.empty()) {  // several GPUs: the page that sets them side by side
     std::vector<GpuColumn> columns = {{store.slug, &store}};
@@ -242,9 +237,7 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
   files["claims.md"] = claims_markdown(woven, store);
   files["symbols.json"] = symbols_json(woven, book).dump(2) + "\n";
   files["roofline-inputs.json"] =
-      roofline_inputs(points, store, figures.count("book") > 0, reference ? &*reference : nullptr)
-          .dump(2) +
-      "\n";
+      roofline_inputs(points, store, figures.count("book") > 0, beside).dump(2) + "\n";
   return files;
 }
 

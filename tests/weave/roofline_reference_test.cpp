@@ -31,21 +31,21 @@ std::vector<KernelResult> kernels(const std::vector<std::string>& keys) {
 }
 
 TEST(LastRungs, TheHighestRungOfEachLadderAtEachSizeAndNoPeer) {
-  auto last = last_rungs(kernels({
-      "reduce/v1_naive@268435456", "reduce/v7_last_block@268435456",
-      "reduce/peer_cub_sum@268435456", "reduce/v7_last_block@1073741824",  // two sizes: both
-      "fusion/short_v1_unfused@32768x4096", "fusion/short_v4_fused_float4@32768x4096",
-      "fusion/long_v3_fused_float4@32768x4096", "fusion/long_v1_unfused@32768x4096",
-      "hopper/v1b_one_in_flight@4096", "hopper/v7_multicast_raster@4096",  // v1b: a rung, not last
-      "reuse/register_reuse@536870912x1", "reuse/register_reuse@536870912x256",  // a sweep: last
-      "matmul/v10_cp_async@4096", "matmul/v9_autotuned@4096",  // 10 > 9, whatever the order
-      "matmul/bf16_mma@4096"}));                                // no rung: its own ladder
-  EXPECT_EQ(names(last), (std::vector<std::string>{
-                             "reduce/v7_last_block@268435456", "reduce/v7_last_block@1073741824",
-                             "fusion/short_v4_fused_float4@32768x4096",
-                             "fusion/long_v3_fused_float4@32768x4096",
-                             "hopper/v7_multicast_raster@4096", "reuse/register_reuse@536870912x256",
-                             "matmul/v10_cp_async@4096", "matmul/bf16_mma@4096"}));
+  auto last = last_rungs(kernels(
+      {"reduce/v1_naive@268435456", "reduce/v7_last_block@268435456",
+       "reduce/peer_cub_sum@268435456", "reduce/v7_last_block@1073741824",  // two sizes: both
+       "fusion/short_v1_unfused@32768x4096", "fusion/short_v4_fused_float4@32768x4096",
+       "fusion/long_v3_fused_float4@32768x4096", "fusion/long_v1_unfused@32768x4096",
+       "hopper/v1b_one_in_flight@4096", "hopper/v7_multicast_raster@4096",  // v1b: a rung, not last
+       "reuse/register_reuse@536870912x1", "reuse/register_reuse@536870912x256",  // a sweep: last
+       "matmul/v10_cp_async@4096", "matmul/v9_autotuned@4096",  // 10 > 9, whatever the order
+       "matmul/bf16_mma@4096"}));                               // no rung: its own ladder
+  EXPECT_EQ(names(last),
+            (std::vector<std::string>{
+                "reduce/v7_last_block@268435456", "reduce/v7_last_block@1073741824",
+                "fusion/short_v4_fused_float4@32768x4096", "fusion/long_v3_fused_float4@32768x4096",
+                "hopper/v7_multicast_raster@4096", "reuse/register_reuse@536870912x256",
+                "matmul/v10_cp_async@4096", "matmul/bf16_mma@4096"}));
   EXPECT_TRUE(last_rungs(kernels({"attention/peer_torch_flash@1x2"})).empty());
 }
 
@@ -59,7 +59,8 @@ void other_gpu(const FixtureBook& book) {
     j["gpu"] = "Other GPU";
     j["context"]["gpu"] = "Other GPU";
     if (std::string(file) == "machine.json")
-      j["ceilings"]["copy_bandwidth"].update({{"median", 3.0e12}, {"min", 2.9e12}, {"max", 3.1e12}});
+      j["ceilings"]["copy_bandwidth"].update(
+          {{"median", 3.0e12}, {"min", 2.9e12}, {"max", 3.1e12}});
     if (std::string(file) == "1.json")
       j["results"]["alpha/v2_fast@1048576"]["time"].update(
           {{"median", 5.0e-4}, {"min", 4.9e-4}, {"max", 5.1e-4}});
@@ -96,14 +97,17 @@ TEST(RooflineReference, AnotherGpusRooflineHasTheReferencesRoofsAndLastRungs) {
   EXPECT_EQ(inputs["book_reference_points"].size(), 1u);
   // The caption names both GPUs; the alt text the reference's roofs and where its rung sits.
   const std::string& alpha = out["1-alpha.md"];
-  EXPECT_TRUE(contains(alpha,
-                       "![The alpha ladder. Hollow markers: placed by the chapter's model bytes (no "
-                       "DRAM count recorded). Solid: this GPU, Other GPU; faint and dashed: the "
-                       "reference GPU, Test GPU, its measured roofs and the last rung of each "
-                       "ladder (◇, joined to this GPU's marker of the same kernel).]"
-                       "(figures/roofline-1.svg)"))
+  EXPECT_TRUE(
+      contains(alpha,
+               "![The alpha ladder. Hollow markers: placed by the chapter's model bytes (no "
+               "DRAM count recorded). Solid: this GPU, Other GPU; faint and dashed: the "
+               "reference GPU, Test GPU, its measured roofs and the last rung of each "
+               "ladder (◇, joined to this GPU's marker of the same kernel).]"
+               "(figures/roofline-1.svg)"))
       << alpha;
-  EXPECT_TRUE(contains(alpha, "Roofs drawn: B_dram 4.92 TB/s (theoretical), B_copy 3.00 TB/s."));  // this GPU's, as before
+  EXPECT_TRUE(contains(
+      alpha,
+      "Roofs drawn: B_dram 4.92 TB/s (theoretical), B_copy 3.00 TB/s."));  // this GPU's, as before
   EXPECT_TRUE(contains(alpha,
                        "Drawn for Other GPU. Beside it, faint and dashed, the reference GPU Test "
                        "GPU's measured roofs: B_copy 4.00 TB/s; and its last rungs as hollow "
@@ -111,8 +115,9 @@ TEST(RooflineReference, AnotherGpusRooflineHasTheReferencesRoofsAndLastRungs) {
                        "B_copy.\"}"))
       << alpha;
   // The book's figure too.
-  EXPECT_TRUE(contains(out["2-beta.md"], "Solid: this GPU, Other GPU; faint and dashed: the "
-                                         "reference GPU, Test GPU"));
+  EXPECT_TRUE(contains(out["2-beta.md"],
+                       "Solid: this GPU, Other GPU; faint and dashed: the "
+                       "reference GPU, Test GPU"));
 }
 
 TEST(RooflineReference, TheLevelsFigureHasTheReferencesRoofsAlone) {
