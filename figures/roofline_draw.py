@@ -119,10 +119,11 @@ def draw_roofs(ax, ceilings, xlim, ylim, with_levels, faint=False):
     return handles
 
 
-def spots(anchors, gap, box):
+def spots(anchors, gap, box, avoid=()):
     """Where each badge goes, in pixels: on its point if nothing is there yet, else the nearest free
     place beside it (right first, then left, stepping up and down), so no two badges overlap.
-    Points are taken from the top down so a crowded column reads in the order of the rates."""
+    Points are taken from the top down so a crowded column reads in the order of the rates. No
+    badge covers another point, nor a place in `avoid` (the reference's diamonds)."""
     left, bottom, right, top = box
     candidates = [(0.0, 0.0)] + sorted(((dx * gap, dy * gap) for dx in (1.6, 2.7, 3.8, -1.6, -2.7, -3.8)
                                         for dy in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5)),
@@ -135,7 +136,7 @@ def spots(anchors, gap, box):
             inside = left + gap / 2 <= spot[0] <= right - gap / 2 and bottom + gap / 2 <= spot[1] <= top - gap / 2
             free = all(abs(spot[0] - o[0]) >= gap or abs(spot[1] - o[1]) >= gap for o in placed.values())
             clear = all(abs(spot[0] - a[0]) >= gap / 2 or abs(spot[1] - a[1]) >= gap / 2
-                        for j, a in enumerate(anchors) if j != i)
+                        for a in [a for j, a in enumerate(anchors) if j != i] + list(avoid))
             if inside and free and clear:
                 placed[i] = spot
                 break
@@ -144,12 +145,14 @@ def spots(anchors, gap, box):
     return [placed[i] for i in range(len(anchors))]
 
 
-def badges(ax, points, colours, size=8.5):
+def badges(ax, points, colours, size=8.5, avoid=()):
     """Numbered markers: a point with room is its own badge; a crowded one gets a small dot and its
-    badge beside it, joined by a thin line. Filled: placed by counted bytes; hollow: by model bytes."""
+    badge beside it, joined by a thin line. Filled: placed by counted bytes; hollow: by model bytes.
+    avoid: other points, in data coordinates, that no badge may cover."""
     gap = 2.6 * size                                      # pixels: a two-digit badge and a little
     anchors = [tuple(ax.transData.transform((p['intensity'], p['rate']))) for p in points]
-    for p, colour, anchor, spot in zip(points, colours, anchors, spots(anchors, gap, ax.bbox.extents)):
+    keep_clear = [tuple(ax.transData.transform(xy)) for xy in avoid]
+    for p, colour, anchor, spot in zip(points, colours, anchors, spots(anchors, gap, ax.bbox.extents, keep_clear)):
         x, y = ax.transData.inverted().transform(spot)
         if spot != anchor:
             # The point's x is the datum on a log axis: the point itself is drawn where it is, large
@@ -276,7 +279,7 @@ def draw(series, ceilings, target, title=None, side=None):
     ax.set_xlim(*xlim)
     ax.set_ylim(*ylim)
     if points:
-        badges(ax, points, colours)
+        badges(ax, points, colours, avoid=[(p['intensity'], p['rate']) for p in side['points']] if side else ())
     finish(fig, ax, handles + marker_handles(points) + named + theirs,
            x_label(points) if points else 'FLOP per DRAM byte', title)
     if key_rows:

@@ -111,6 +111,16 @@ class BesideTest(unittest.TestCase):
         self.assertIsNone(group(text, 'reference-rung-1'), 'the rungs are on the figure above')
         self.assertNotIn("its last rungs, dotted to this GPU's", drawn)
 
+    def test_no_badge_covers_a_diamond(self):
+        sys.path.insert(0, os.path.join(REPO, 'figures'))
+        import roofline_draw
+        gap = 2.6 * 8.5
+        anchors = [(100.0, 100.0)]
+        self.assertEqual(roofline_draw.spots(anchors, gap, (0, 0, 400, 400)), [(100.0, 100.0)], 'alone: on its point')
+        moved = roofline_draw.spots(anchors, gap, (0, 0, 400, 400), avoid=[(102.0, 101.0)])
+        self.assertTrue(abs(moved[0][0] - 102) >= gap / 2 or abs(moved[0][1] - 101) >= gap / 2,
+                        'a diamond under the point: the badge moves aside')
+
     def test_woven_for_the_reference_the_figure_is_as_before(self):
         with open(FIXTURE) as f:
             plain = json.load(f)
