@@ -189,7 +189,69 @@ struct InlineOption {
   VariantOption option;
 };
 
+// The chain of variant spans that starts at the '[' at `i` of `line` (its first line
+// `first_line`): [A]{.when expr="..."}[B]{.when expr="..."}[C]{.otherwise}, each relation read.
+std::vector<InlineOption> read_chain(const std::string& line, size_t i,
+                                     const std::vector<size_t>& closes, int first_line,
+                                     InlineContext& context) {
+  auto line_at = [&](size_t position) {
+    return first_line + static_cast<int>(std::count(line.begin(), line.begin() + position, '\n'));
+  };
+  std::vector<InlineOption> chain;
+  for (size_t at = i; at < line.size() && line[at] == '[';) {
+    const size_t close = closes[at];
+    if (close == std::string::npos || close + 1 >= line.size() || line[close + 1] != '{') break;
+    const size_t brace = line.find('}', close + 1);
+    if (brace == std::string::npos) break;
+    const std::string attributes = line.substr(close + 2, brace - close - 2);
+    const std::vector<std::string> classes = classes_of(attributes);
+    const bool otherwise = has(classes, ".otherwise");
+    if (!otherwise && !has(classes, ".when")) break;
+    if (!chain.empty() && chain.back().option.otherwise) break;  // the .otherwise is the last
+    chain.push_back({at, close, brace + 1,
+                     read_option(attributes, otherwise, line_at(at), context.file,
+                                 *context.diagnostics)});
+    chain.back().option.words = first_words(line.substr(at + 1, close - at - 1));
+    at = brace + 1;
+  }
+  if (!chain.empty() && chain.front().option.otherwise)
+    context.diagnostics->error(
+        context.file, line_at(i),
+        "a [...]{.otherwise} span stands right after a [...]{.when expr=\"...\"} span (no space "
+        "between): the first of them whose relation holds is woven");
+  return chain;
+}
+
+// The choice a chain stands for, its options in order, none chosen yet.
+VariantChoice inline_choice(const std::vector<InlineOption>& chain, int line,
+                            const InlineContext& context) {
+  VariantChoice choice;
+  choice.line = line;
+  choice.inline_form = true;
+  choice.parent = context.parent;
+  choice.parent_option = context.parent_option;
+  for (const InlineOption& o : chain) choice.options.push_back(o.option);
+  return choice;
+}
+
 }  // namespace
+
+void record_inline_variants(const std::string& paragraph, int first_line,
+                            InlineContext& context) {
+  const CodeRanges code = context.code_spans
+                              ? code_ranges(*context.code_spans, paragraph, first_line)
+                              : code_of(paragraph);
+  const std::vector<size_t> closes = closing_brackets(paragraph, code);
+  for (size_t i = 0; i < paragraph.size(); ++i) {
+    if (paragraph[i] != '[') continue;
+    const std::vector<InlineOption> chain = read_chain(paragraph, i, closes, first_line, context);
+    if (chain.empty()) continue;
+    const int line =
+        first_line + static_cast<int>(std::count(paragraph.begin(), paragraph.begin() + i, '\n'));
+    if (context.variants) context.variants->push_back(inline_choice(chain, line, context));
+    i = chain.back().end - 1;
+  }
+}
 
 std::string weave_inline(const std::string& line, int first_line, InlineContext& context) {
   const CodeRanges code =
@@ -211,38 +273,10 @@ std::string weave_inline(const std::string& line, int first_line, InlineContext&
   // The inline form's variants: what is not woven of them (a variant not chosen, the brackets and
   // attributes of the one chosen), by where it starts.
   std::map<size_t, size_t> skips;
-  auto attributes_at = [&](size_t open) -> std::optional<std::pair<size_t, size_t>> {
-    const size_t close = open < line.size() && line[open] == '[' ? closes[open] : std::string::npos;
-    if (close == std::string::npos || close + 1 >= line.size() || line[close + 1] != '{')
-      return std::nullopt;
-    const size_t end = line.find('}', close + 1);
-    if (end == std::string::npos) return std::nullopt;
-    return std::pair{close, end + 1};
-  };
   // The chain of variant spans that starts at `i`: the first of them that holds is woven.
   auto variant_chain = [&]() {
-    std::vector<InlineOption> chain;
-    for (size_t at = i; auto found = attributes_at(at);) {
-      const auto [close, end] = *found;
-      const std::string attributes = line.substr(close + 2, end - close - 3);
-      const std::vector<std::string> classes = classes_of(attributes);
-      const bool otherwise = has(classes, ".otherwise");
-      if (!otherwise && !has(classes, ".when")) break;
-      if (!chain.empty() && chain.back().option.otherwise) break;  // the .otherwise is the last
-      chain.push_back({at, close, end,
-                       read_option(attributes, otherwise, line_at(at), context.file,
-                                   *context.diagnostics)});
-      at = end;
-    }
-    if (chain.front().option.otherwise)
-      error("a [...]{.otherwise} span stands right after a [...]{.when expr=\"...\"} span (no "
-            "space between): the first of them whose relation holds is woven");
-    VariantChoice choice;
-    choice.line = line_at(i);
-    choice.inline_form = true;
-    choice.parent = context.parent;
-    choice.parent_option = context.parent_option;
-    std::string unmeasured;
+    const std::vector<InlineOption> chain = read_chain(line, i, closes, first_line, context);
+    VariantChoice choice = inline_choice(chain, line_at(i), context);
     for (size_t k = 0; k < chain.size() && !choice.decided; ++k) {
       const VariantOption& o = chain[k].option;
       if (!o.otherwise && !o.parsed) {
@@ -260,9 +294,6 @@ std::string weave_inline(const std::string& line, int first_line, InlineContext&
     }
     for (size_t k = 0; k < chain.size(); ++k) {
       const InlineOption& o = chain[k];
-      const std::string text = line.substr(o.open + 1, o.close - o.open - 1);
-      choice.options.push_back(o.option);
-      choice.options.back().words = first_words(text);
       if (static_cast<int>(k) == choice.chosen) {
         skips[o.open] = o.open + 1;
         skips[o.close] = o.end;

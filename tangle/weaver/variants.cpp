@@ -74,13 +74,21 @@ std::string report_cannot(const VariantOption& option, const Value& why, const s
 std::string first_words(const std::string& text) {
   std::string plain;
   const std::vector<size_t> closes = closing_brackets(text);
+  size_t chain_end = std::string::npos;  // just past an inline variant: the next one is skipped
   for (size_t i = 0; i < text.size(); ++i) {
     const size_t close = closes[i];
     if (text[i] == '[' && close != std::string::npos && close + 1 < text.size() &&
         text[close + 1] == '{') {
       const size_t brace = text.find('}', close);
       if (brace != std::string::npos) {
-        plain += text.compare(close + 2, 2, ".m") == 0 ? "…" : text.substr(i + 1, close - i - 1);
+        const std::string attributes = text.substr(close + 2, brace - close - 2);
+        const bool variant = attributes.find(".when") != std::string::npos ||
+                             attributes.find(".otherwise") != std::string::npos;
+        if (attributes.starts_with(".m"))
+          plain += "…";
+        else if (!(variant && i == chain_end))
+          plain += first_words(text.substr(i + 1, close - i - 1));
+        chain_end = variant ? brace + 1 : std::string::npos;
         i = brace;
         continue;
       }
