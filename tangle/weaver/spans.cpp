@@ -156,11 +156,18 @@ namespace {
 std::string reference_beside(const Expr& expr, const std::string& title, const Attributes& a,
                              const InlineContext& context) {
   if (!context.reference) return "";
-  Value v = context.reference->evaluate(expr).result;
+  const Evaluation e = context.reference->evaluate(expr);
+  const Value& v = e.result;
   if (v.state != Value::State::known) return "";
-  std::string error;
-  std::string span = value_span(v, title + ", on " + context.reference_gpu, a.fmt, a.digits, error);
-  return span.empty() ? "" : " (" + context.reference_gpu + ": " + span + ")";
+  std::string error, stale;
+  if (const TermValue* t = first_stale(e))  // measured with code that has changed since
+    stale = ", stale: measured " +
+            (t->measured.empty() ? std::string("on an unrecorded date")
+                                 : "on " + t->measured.substr(0, 10)) +
+            " with earlier code";
+  std::string span =
+      value_span(v, title + ", on " + context.reference_gpu + stale, a.fmt, a.digits, error);
+  return span.empty() ? "" : " (" + context.reference_gpu + stale + ": " + span + ")";
 }
 
 // The classes of a span's attributes ({.when expr="..."}: ".when"), quoted values skipped.
