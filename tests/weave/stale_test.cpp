@@ -145,5 +145,20 @@ TEST(Verdict, OnTheReferenceABrokenClaimIsNotBorneOutByItsMeasurements) {
                        "out by this GPU's measurements.</summary>"));
 }
 
+TEST(Stale, AHoldingClaimOnAStaleRecordSaysSoInOneParenthesis) {
+  FixtureBook book;
+  make_stale(book, "testgpu");
+  book.replace("chapters/1-alpha.md", "The syntax itself,",
+               "::: {.claim expr=\"alpha/v2_fast@2^20 : time < alpha/v1_naive@2^20 : time and "
+               "alpha/v2_fast@2^20 : time > 0 s\"}\nTwo comparisons.\n:::\n\nThe syntax itself,");
+  auto run = book.weave();
+  ASSERT_EQ(run.status, 0) << run.printed;
+  EXPECT_TRUE(contains(book.outputs()["1-alpha.md"],
+                       "<summary>Holds on Test GPU (both comparisons; stale: measured on "
+                       "2026-11-29, with code that has changed since).</summary>"))
+      << book.outputs()["1-alpha.md"];
+  EXPECT_EQ(stale_errors(book.weave(true)), 1);  // the woven GPU's own: a strict build stops
+}
+
 }  // namespace
 }  // namespace weave
