@@ -105,18 +105,31 @@ std::vector<std::string> render_box(const BoxInput& in, Diagnostics& diagnostics
   const Provenance theirs =
       in.reference ? provenance(*in.reference_store, in.fm->id) : Provenance{};
   const Provenance yours = provenance(*in.store, in.fm->id);
+  // The reference's record of this chapter measured code that has changed since: its numbers
+  // are shown, marked (never an error: that GPU is not the one woven).
+  const Record* their_record = in.reference ? in.reference_store->record(in.fm->id) : nullptr;
+  const bool theirs_stale = their_record && their_record->stale;
   if (in.reference) {
     out.push_back("**Beside it, the reference GPU:** " +
                   (theirs.gpu.empty() ? std::string("not measured")
                                       : theirs.gpu + ", measured " + dated(theirs)) +
-                  ", the GPU this book's prose was written from.");
+                  ", the GPU this book's prose was written from." +
+                  (theirs_stale ? " [**Stale:** measured with this chapter's code of that date, "
+                                  "which has changed since; its numbers below are those of the "
+                                  "earlier code.]{.stale-note}"
+                                : ""));
     out.push_back("");
   }
+  const std::string their_label = theirs_stale ? "reference, stale" : "reference";
+  // the symbols' values are the reference's ceilings: stale when its harness's code changed
+  const bool ceilings_stale =
+      in.reference && in.reference_store->machine && in.reference_store->machine->stale;
 
   if (!in.fm->symbols.empty()) {
     if (in.reference) {
       out.push_back("| symbol | meaning | " + yours.gpu + " (yours), " + yours.date.substr(0, 10) +
-                    " | " + theirs.gpu + " (reference), " + theirs.date.substr(0, 10) + " |");
+                    " | " + theirs.gpu + " (" + (ceilings_stale ? "reference, stale" : "reference") +
+                    "), " + theirs.date.substr(0, 10) + " |");
       out.push_back("|:--|:--|--:|--:|");
     } else {
       out.push_back("| symbol | meaning | this generation |");
@@ -179,9 +192,9 @@ std::vector<std::string> render_box(const BoxInput& in, Diagnostics& diagnostics
       auto same = std::find_if(in.reference_kernels->begin(), in.reference_kernels->end(),
                                [&](const KernelResult& r) { return r.name == k.name; });
       if (same != in.reference_kernels->end())
-        row(*same, *in.reference, "reference", "", theirs.gpu);
+        row(*same, *in.reference, their_label, "", theirs.gpu);
       else
-        out.push_back("|  | reference | — | — | — |");
+        out.push_back("|  | " + their_label + " | — | — | — |");
     }
     out.push_back("");
   }

@@ -34,6 +34,7 @@ class ChapterWeaver {
         box_{file_,      &fm_,          book.symbols, &scope_,
              book.store, &out_.kernels, false,        book.measured_now},
         inline_context_{file_, &scope_, &diagnostics, {}, {}, {}, nullptr, ""} {
+    inline_context_.variants = &out_.variants;
     out_.measured = record_ != nullptr;
     out_.stale = record_ && is_stale(chapter, *record_, book);
     out_.kernels = kernel_results(fm_, file_, scope_, diagnostics);
@@ -92,6 +93,15 @@ class ChapterWeaver {
   // The pending paragraph, woven, into the output.
   void flush() {
     if (paragraph_line_ == 0) return;
+    inline_context_.parent = open_options_.empty() ? -1 : open_options_.back().choice;
+    inline_context_.parent_option = open_options_.empty() ? -1 : open_options_.back().option;
+    if (paragraph_dropped_) {  // in a variant not chosen: its inline variants kept, not woven
+      record_inline_variants(paragraph_, paragraph_line_, inline_context_);
+      paragraph_.clear();
+      paragraph_line_ = 0;
+      paragraph_dropped_ = false;
+      return;
+    }
     std::string woven = weave_inline(paragraph_, paragraph_line_, inline_context_) + "\n";
     for (size_t start = 0, end; (end = woven.find('\n', start)) != std::string::npos;
          start = end + 1)
@@ -144,7 +154,12 @@ class ChapterWeaver {
       } else if (text.find_first_not_of(" \t") != std::string::npos) {  // prose
         outside_variant(divs, n);
         note_words(text);
-        if (divs.dropped()) continue;  // a variant not chosen: not woven, not looked at
+        if (divs.dropped()) {  // a variant not chosen: not woven, not looked at
+          paragraph_ += (paragraph_line_ ? "\n" : "") + text;
+          if (!paragraph_line_) paragraph_line_ = n;
+          paragraph_dropped_ = true;
+          continue;
+        }
         for (const DivStack::Open& d : divs.opened())
           if (d.claim >= 0) {  // its prose for the report, without a block quote's "> "
             const std::string& p = claim_prefixes_[d.claim];
@@ -365,6 +380,7 @@ class ChapterWeaver {
   std::vector<OpenOption> open_options_;     // the .when/.otherwise divs open, innermost last
   std::string paragraph_;                    // prose lines waiting to be woven together
   int paragraph_line_ = 0;
+  bool paragraph_dropped_ = false;  // it stands in a variant not chosen
 };
 
 }  // namespace

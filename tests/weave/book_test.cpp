@@ -84,8 +84,10 @@ TEST(Book, ClaimsAreMarkedAndReported) {
   EXPECT_TRUE(contains(out["1-alpha.md"], "::: {.claim .claim-broken data-expr="));
   EXPECT_TRUE(contains(
       out["1-alpha.md"],
-      "<details class=\"claim-verdict\"><summary>**Broken on Test GPU:** This sentence needs "
-      "revisiting.</summary>\n\n- `alpha/v2_fast@1048576 : time` = 400 µs not <"));
+      "<details class=\"claim-verdict\"><summary>**On this GPU (Test GPU) the comparison does "
+          "not hold:** `alpha/v2_fast@1048576 : time` = 400 µs, not < `0.1 * "
+          "alpha/v1_naive@1048576 : time` = 100 µs. The sentence above is not borne out by this "
+          "GPU's measurements.</summary>\n\n- `alpha/v2_fast@1048576 : time` = 400 µs not <"));
   // one line, the comparisons folded under it
   EXPECT_TRUE(contains(out["1-alpha.md"],
                        "<details class=\"claim-verdict\"><summary>Holds on Test GPU.</summary>\n"));
