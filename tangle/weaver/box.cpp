@@ -1,6 +1,7 @@
 #include "box.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "format.h"
 #include "spans.h"
@@ -44,6 +45,26 @@ std::string facts_line(const nlohmann::json& context) {
   std::string line;
   for (const auto& f : facts) line += (line.empty() ? "" : " · ") + f;
   return line;
+}
+
+// How long the make measure that wrote machine.json took, from its context (measure_seconds, and
+// build_seconds where the caller timed the build): "The run that measured it: 345 s for 17
+// chapters, after a build of 47 s", or "" for a record made before the run kept its time.
+std::string run_line(const Machine* machine) {
+  if (machine == nullptr) return "";
+  auto seconds = [&](const char* key) -> std::string {
+    auto it = machine->context.find(key);
+    if (it == machine->context.end() || !it->is_number() || it->get<double>() < 0) return "";
+    return std::to_string(static_cast<long long>(it->get<double>() + 0.5)) + " s";
+  };
+  std::string measure = seconds("measure_seconds"), build = seconds("build_seconds");
+  if (measure.empty()) return "";
+  std::string chapters =
+      machine->run_chapters == 1 ? " for 1 chapter"
+      : machine->run_chapters > 1 ? " for " + std::to_string(machine->run_chapters) + " chapters"
+                                  : "";
+  return "the run that measured it took " + measure + chapters +
+         (build.empty() ? "" : ", after a build of " + build);
 }
 
 // The GPU, date and context of a store's record for a chapter (else of its machine.json).
@@ -199,12 +220,19 @@ std::vector<std::string> render_box(const BoxInput& in, Diagnostics& diagnostics
     out.push_back("");
   }
 
-  if (std::string line = facts_line(*yours.context); !line.empty()) {
+  auto with_run = [](std::string line, const MeasurementStore* store) {
+    std::string run = run_line(store && store->machine ? &*store->machine : nullptr);
+    if (run.empty()) return line;
+    return line.empty() ? std::string(1, static_cast<char>(std::toupper(run[0]))) + run.substr(1)
+                        : line + "; " + run;
+  };
+  if (std::string line = with_run(facts_line(*yours.context), in.store); !line.empty()) {
     out.push_back((in.reference ? "Yours: " : "") + line + ".");
     out.push_back("");
   }
   if (in.reference)
-    if (std::string line = facts_line(*theirs.context); !line.empty()) {
+    if (std::string line = with_run(facts_line(*theirs.context), in.reference_store);
+        !line.empty()) {
       out.push_back("The reference: " + line + ".");
       out.push_back("");
     }

@@ -64,6 +64,28 @@ TEST(Book, TheBoxStandsWhereAsked) {
                        "[2026-11-29]{title=\"2026-11-29T14:50:00Z\"}"));
 }
 
+// The make measure that wrote machine.json kept its time: the box says how long the run took.
+TEST(Book, TheBoxSaysHowLongTheRunTook) {
+  FixtureBook book;
+  book.replace("book/measurements/testgpu/machine.json", R"("runtime": "13.0"},)",
+               R"("runtime": "13.0", "measure_seconds": 344.96, "build_seconds": 47.0},
+  "run": {"chapters": ["1", "2", "A"], "seconds_by_chapter": {"tests": 18.5}},)");
+  auto run = book.weave();
+  ASSERT_EQ(run.status, 0) << run.printed;
+  std::string alpha = book.outputs()["1-alpha.md"];
+  EXPECT_TRUE(contains(alpha, "(max 1980 MHz); the run that measured it took 345 s for 3 chapters, "
+                              "after a build of 47 s."))
+      << alpha.substr(alpha.find("::: {.hwbox}"), 2000);
+}
+
+// A machine.json made before the run kept its time: no word of it.
+TEST(Book, NoRunTimeNoRunLine) {
+  FixtureBook book;
+  auto run = book.weave();
+  ASSERT_EQ(run.status, 0) << run.printed;
+  EXPECT_FALSE(contains(book.outputs()["1-alpha.md"], "the run that measured it"));
+}
+
 TEST(Book, MeasuredNowIsSaid) {
   FixtureBook book;
   Options options;
