@@ -73,7 +73,7 @@ inline void fixed_count_benchmark(benchmark::internal::Benchmark* b) {
       ->DisplayAggregatesOnly(true);  // the console shows the aggregates, the JSON keeps all
 }
 
-#line 2024 "chapters/A-bench.md"
+#line 2025 "chapters/A-bench.md"
 namespace detail {
 
 /// The GPU time per iteration that time_gpu measured for one benchmark run, so that set_traffic,
@@ -113,7 +113,7 @@ inline void set_rates(benchmark::State& state, const GpuTimeRecord& time) {
 }  // namespace detail
 #line 1679 "chapters/A-bench.md"
 
-#line 1929 "chapters/A-bench.md"
+#line 1930 "chapters/A-bench.md"
 namespace detail {
 
 /// One result's accepted samples: GPU seconds and the SM clock of each window (0 where no SM
@@ -242,7 +242,8 @@ inline bool bracket_this_sample() {
 }
 
 /// Opens the range, then queues the marker kernel on the stream: in ncu's list of kernels each
-/// benchmark's profiled sample starts with bench_profile_marker (tangle/measure/ncu.py splits at it).
+/// benchmark's profiled sample starts with bench_profile_marker (tangle/measure/ncu.py splits
+/// at it).
 inline void open_profile_range(cudaStream_t stream) {
   const std::string name = "bench/range " + std::to_string(profile_ranges().opened++);
   nvtxRangePushA(name.c_str());
@@ -258,7 +259,7 @@ inline void close_profile_range() {
 }  // namespace detail
 #line 1683 "chapters/A-bench.md"
 
-#line 1781 "chapters/A-bench.md"
+#line 1782 "chapters/A-bench.md"
 namespace detail {
 
 /// Between two benchmarks' samples, and after a throttled sample: the time the board gets to
@@ -397,7 +398,7 @@ double time_gpu(benchmark::State& state, cudaStream_t stream, Launch&& launch,
 }
 #line 1685 "chapters/A-bench.md"
 
-#line 2064 "chapters/A-bench.md"
+#line 2065 "chapters/A-bench.md"
 /// Bytes moved and FLOPs done by one iteration (one launch(stream) call): counters bytes and
 /// flops, and, from the GPU time, bandwidth (B/s) and flop_rate (FLOP/s). A zero is not recorded.
 inline void set_traffic(benchmark::State& state, double bytes, double flops = 0.0) {
