@@ -10,8 +10,9 @@
 //   copy / read_only              the peers: the copy kernel and a read-only sum
 //   softmax_*                     row softmax: three passes, online (two reads), registers
 //                                 (one read)
-//   predicted_time                Q / B_copy + k * t_launch_tp
-//   predicted_graph_time          Q / B_copy + t_launch_tp + k * t_graph_node
+//   predicted_time                Q / B + k * t_launch_tp
+//   predicted_graph_time          Q / B + t_launch_tp + k * t_graph_node
+//                                 (B: B_copy from DRAM, B_L2 when the tensors stay in L2)
 //   crossover_rows                the row count at which bytes and launches cost the same time
 //   bytes_in_flight_needed_per_sm Little's law: B lambda / N_SM, lambda the measured loaded
 //                                 latency
@@ -20,7 +21,7 @@
 
 namespace fusion::model {
 
-#line 156 "chapters/3.3-fusion.md"
+#line 157 "chapters/3.3-fusion.md"
 constexpr double kFloatBytes = 4.0;
 
 // What one variant costs the memory system and the launch queue.
@@ -47,9 +48,9 @@ constexpr double column_bytes(long long cols) { return kFloatBytes * double(cols
 constexpr Traffic elementwise_op(long long rows, long long cols, int tensors_in, int columns_in) {
   return {tensor_bytes(rows, cols) * (tensors_in + 1) + column_bytes(cols) * columns_in, 1};
 }
-#line 140 "chapters/3.3-fusion.md"
+#line 141 "chapters/3.3-fusion.md"
 
-#line 189 "chapters/3.3-fusion.md"
+#line 190 "chapters/3.3-fusion.md"
 // y = gelu(x + b) + r as three kernels: t1 = x + b, t2 = gelu(t1), y = t2 + r.
 constexpr Traffic short_unfused(long long rows, long long cols) {
   return elementwise_op(rows, cols, 1, 1)     // t1 = x + b
@@ -89,9 +90,9 @@ constexpr double short_flops(long long rows, long long cols) {
 constexpr double long_flops(long long rows, long long cols) {
   return (2 + kGeluFlops + 2) * elements(rows, cols);
 }
-#line 142 "chapters/3.3-fusion.md"
+#line 143 "chapters/3.3-fusion.md"
 
-#line 234 "chapters/3.3-fusion.md"
+#line 235 "chapters/3.3-fusion.md"
 // Softmax of each row as three kernels: the max pass reads x and writes one float per row; the
 // exp-sum pass reads x and the maxima and writes one float per row; the normalize pass reads x and
 // both per-row floats and writes y.
@@ -110,11 +111,11 @@ constexpr Traffic softmax_registers(long long rows, long long cols) {
 }
 // Per element: a max, a subtract, an exp, an add and a multiply.
 constexpr double softmax_flops(long long rows, long long cols) { return 5 * elements(rows, cols); }
-#line 144 "chapters/3.3-fusion.md"
+#line 145 "chapters/3.3-fusion.md"
 
-#line 259 "chapters/3.3-fusion.md"
-// Every byte at the copy ceiling, every launch at the back-to-back launch cost:
-// t = Q / B_copy + k * t_launch_tp.
+#line 263 "chapters/3.3-fusion.md"
+// Every byte at one rate (B_copy from DRAM, B_L2 when the tensors stay in L2), every launch at
+// the back-to-back launch cost: t = Q / B + k * t_launch_tp.
 constexpr double predicted_time(Traffic t, double copy_bandwidth, double launch_time) {
   return t.bytes / copy_bandwidth + t.launches * launch_time;
 }
@@ -147,9 +148,9 @@ constexpr double crossover_rows(double bytes_per_row, int launches, double copy_
                                 double launch_time) {
   return launches * launch_time * copy_bandwidth / bytes_per_row;
 }
-#line 146 "chapters/3.3-fusion.md"
+#line 147 "chapters/3.3-fusion.md"
 
-#line 303 "chapters/3.3-fusion.md"
+#line 307 "chapters/3.3-fusion.md"
 // Little's law per SM: the bytes each of sm_count multiprocessors must keep requested and not yet
 // returned to sustain `bandwidth` when a load takes `latency` seconds: B lambda / N_SM.
 constexpr double bytes_in_flight_needed_per_sm(double bandwidth, double latency, int sm_count) {
@@ -160,6 +161,6 @@ constexpr double bytes_in_flight_needed_per_sm(double bandwidth, double latency,
 // whole row, issued before the first element is used, and nothing more until the next row.
 constexpr double softmax_online_in_flight_per_warp() { return 4 * 32 * 16; }
 constexpr double softmax_registers_in_flight_per_warp(long long cols) { return column_bytes(cols); }
-#line 148 "chapters/3.3-fusion.md"
+#line 149 "chapters/3.3-fusion.md"
 
 }  // namespace fusion::model

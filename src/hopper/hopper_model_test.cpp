@@ -13,12 +13,6 @@ TEST(HopperModel, OneWgmmaKeepsTheTensorCoresBusy128Clocks) {
   EXPECT_DOUBLE_EQ(kWgmmaFlops / kTensorFlopsPerClockPerSm, 128.0);
 }
 
-TEST(HopperModel, SharedMemoryFeedsTheTensorCoresWithRoomToSpare) {
-  EXPECT_DOUBLE_EQ(wgmma_smem_bytes(), 10240.0);
-  EXPECT_NEAR(smem_fed_flops_per_clock(), 6553.6, 1e-9);
-  EXPECT_GT(smem_fed_flops_per_clock(), 1.5 * kTensorFlopsPerClockPerSm);
-}
-
 TEST(HopperModel, TheBiggerTileReadsFewerL2BytesPerFlop) {
   EXPECT_NEAR(tile_flops_per_l2_byte(kV1Tile), 51.2, 1e-9);
   EXPECT_NEAR(tile_flops_per_l2_byte(kV2Tile), 85.33, 0.01);
@@ -58,7 +52,7 @@ TEST(HopperModel, ComputeTimeAt4096) {
 
 }  // namespace
 }  // namespace hopper::model
-#line 3070 "chapters/3.2b-hopper.md"
+#line 3096 "chapters/3.2b-hopper.md"
 
 namespace hopper::model {
 namespace {
