@@ -180,7 +180,11 @@ std::string broken_summary(const ClaimResult& c, const std::string& gpu,
   std::string summary = "**On this GPU" + (gpu.empty() ? "" : " (" + gpu + ")") + " " + which +
                         ":** " + failing_comparisons(e) +
                         stale_mark(e) + ".";
-  if (!c.reference_status) return summary + " The sentence above is not borne out by this GPU's measurements.";
+  if (c.reference_elsewhere)
+    return summary + " The passage around it was chosen by this GPU's records; on the reference "
+                     "GPU, " + html_text(reference_gpu) + ", another variant stands here.";
+  if (!c.reference_status)
+    return summary + " The sentence above is not borne out by this GPU's measurements.";
   const std::string ref = html_text(reference_gpu);
   const std::string values = reference_values(e, c.reference_evaluation);
   const std::string stale = stale_mark(c.reference_evaluation);
@@ -236,8 +240,13 @@ ReferenceVerdict reference_verdict(const ClaimResult& c, const std::string& refe
 std::string claim_verdict(const ClaimResult& c, const std::string& gpu,
                           const std::string& reference_gpu) {
   const std::string open = "<span class=\"claim-verdict\">", close = "</span>";
-  const bool beside = c.reference_status.has_value();
-  const ReferenceVerdict after = beside ? reference_verdict(c, reference_gpu) : ReferenceVerdict{};
+  const bool beside = c.reference_status.has_value() || c.reference_elsewhere;
+  const ReferenceVerdict after =
+      c.reference_elsewhere
+          ? ReferenceVerdict{" On the reference GPU, " + html_text(reference_gpu) +
+                                 ", another variant of this passage stands here.",
+                             ""}
+          : beside ? reference_verdict(c, reference_gpu) : ReferenceVerdict{};
   std::string on = gpu.empty() ? "this GPU" : html_text(gpu);
   if (beside) on = "yours, " + on;
   const bool broken = c.status == ClaimResult::Status::broken;

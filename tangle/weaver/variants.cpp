@@ -111,7 +111,7 @@ std::string first_words(const std::string& whole) {
     const size_t start = plain.find_first_not_of(' ', i);
     if (start == std::string::npos) break;
     const size_t end = std::min(plain.find(' ', start), plain.size());
-    if (++n > 8) return words + " …";
+    if (++n > 8) return words + (words.ends_with("…") ? "" : " …");  // not "… …"
     words += (words.empty() ? "" : " ") + plain.substr(start, end - start);
     i = end;
   }

@@ -407,5 +407,21 @@ TEST(InlineVariants, InsideABlockVariantAndOnTheGpusPage) {
   EXPECT_TRUE(contains(book.outputs()["1-alpha.md"], "Halved, barely.\n"));
 }
 
+TEST(Variants, AClaimInAVariantTheReferenceDoesNotChooseIsNotCheckedThere) {
+  FixtureBook book;
+  two_gpus(book);
+  put(book, "::: {.variants}\n::: {.when expr=\"" + kHalves + "\"}\nHalved.\n:::\n"
+            "::: {.otherwise}\n"
+            "::: {.claim expr=\"alpha/v2_fast@2^20 : time > 0.5 * alpha/v1_naive@2^20 : time\"}\n"
+            "Not halved here.\n:::\n:::\n:::");
+  ASSERT_EQ(book.weave_with(woven_for("othergpu")).status, 0);
+  const std::string alpha = book.outputs()["1-alpha.md"];
+  EXPECT_TRUE(contains(alpha, "Holds on yours, Other GPU. On the reference GPU, Test GPU, another "
+                              "variant of this passage stands here."))
+      << alpha;
+  for (const auto& claim : nlohmann::json::parse(book.outputs()["claims.json"])["claims"])
+    if (claim["text"] == "Not halved here.") EXPECT_FALSE(claim.contains("reference_status"));
+}
+
 }  // namespace
 }  // namespace weave
