@@ -72,6 +72,21 @@ RELOAD = """<script>
 """
 
 
+def served_gpu(woven, measurements):
+    """The GPU the served book was woven for (the slug in the last weave's roofline-inputs.json), so
+    that a page remade here names the GPU its figures, drawn by that make book, were drawn for
+    (make book GPU=nvidia-h200 draws the H200 with the reference beside it); None, and so the
+    reference, where there is no such weave or that GPU's folder is gone."""
+    try:
+        with open(os.path.join(woven, 'roofline-inputs.json')) as f:
+            slug = json.load(f).get('gpu_slug')
+    except (OSError, ValueError, AttributeError):
+        return None
+    if isinstance(slug, str) and slug and os.path.isdir(os.path.join(measurements, slug)):
+        return slug
+    return None
+
+
 class Book:
     """The served folder and what has been remade in it: a version per page, one for the assets."""
 
@@ -88,9 +103,11 @@ class Book:
     def weave_book(self):
         with open(os.path.join(self.root, 'book', 'reference-gpu')) as f:
             reference = f.read().strip()
-        done = subprocess.run([self.weave, '--root', self.root, '--measurements',
-                               os.path.join(self.root, 'book', 'measurements'), '--out', self.woven,
-                               '--reference', reference], capture_output=True, text=True)
+        measurements = os.path.join(self.root, 'book', 'measurements')
+        gpu = served_gpu(self.woven, measurements)
+        done = subprocess.run([self.weave, '--root', self.root, '--measurements', measurements, '--out', self.woven,
+                               '--reference', reference] + (['--gpu', gpu] if gpu else []),
+                              capture_output=True, text=True)
         if done.returncode != 0:
             raise RuntimeError('the weaver failed (exit %d):\n%s' % (done.returncode, (done.stderr or done.stdout).strip()))
 

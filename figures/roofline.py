@@ -20,6 +20,15 @@ upper bound of the bytes, exactly the pipe's work in B_smem's units), under the 
 global, local and shared bytes all pass). A kernel the weaver marks lsu_unseen_bytes (TMA, wgmma:
 traffic neither counter sees) has no L1 or shared point, and the legend says so. Log-log.
 
+Woven for a GPU other than the book's reference, the input names the reference ("reference": its
+gpu and ceilings) and each figure its reference_points (book_reference_points for the book's): the
+reference's last rung of each ladder, placed by the weaver on the reference's own record. The
+chapter's and the book's rooflines then draw them faintly beside this GPU's (roofline_beside.py):
+the reference's measured roofs dashed and pale, its last rungs as hollow diamonds dotted to this
+GPU's markers of the same kernels, and the legend names which GPU is solid and which faint; the
+levels figures draw its measured roofs (DRAM, B_L2, B_smem, compute) the same way. Woven
+for the reference, there is no second set and the figure is byte for byte as before.
+
 Byte-identical output for identical inputs (a fixed SVG hash salt, no date in the metadata), and
 made only when its inputs changed: beside each SVG, <name>.svg.sha256 holds the digest of what it
 was drawn from (its data, this script, matplotlib's version); matplotlib is not even imported when
@@ -47,6 +56,7 @@ import sys
 sys.dont_write_bytecode = True   # the source tree stays as checked out
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from roofline_draw import draw, draw_levels  # noqa: E402  (the drawing half)
+import roofline_beside  # noqa: E402  (the reference GPU beside this one's)
 
 REQUIRED_CEILINGS = ('copy_bandwidth', 'fp32_fma_rate')
 SHARED_BYTES_PER_WAVEFRONT = 128   # 32 banks x 4 bytes: at most what one wavefront moves
@@ -103,6 +113,16 @@ def load(path):
                 p['label'] += '@' + power_of_two(p['size'])
         result.append((cid, str(chapter.get('chapter', cid)), chapter.get('title', ''), ceilings, points))
     return result
+
+
+def load_reference(path):
+    """The reference GPU's side of every figure (roofline_beside.load), or None: woven for the
+    reference itself, or an older input without one."""
+    with open(path) as f:
+        data = json.load(f)
+    if not isinstance(data, dict):
+        return None
+    return roofline_beside.load(data, number)
 
 
 def book_series(chapters):
@@ -171,9 +191,9 @@ def has_levels(points):
 
 
 def figure_digest(payload):
-    """Of the figure's data, both halves of this script and matplotlib's version."""
+    """Of the figure's data, the three files of this script and matplotlib's version."""
     folder = os.path.dirname(os.path.abspath(__file__))
-    here = b''.join(open(os.path.join(folder, name), 'rb').read() for name in ('roofline.py', 'roofline_draw.py'))
+    here = b''.join(open(os.path.join(folder, name), 'rb').read() for name in ('roofline.py', 'roofline_draw.py', 'roofline_beside.py'))
     try:
         from importlib.metadata import version
         mpl = version('matplotlib')
@@ -206,6 +226,7 @@ def main(argv):
     inputs, out_dir = argv
     try:
         chapters = load(inputs)
+        reference = load_reference(inputs)
     except InputError as e:
         print('figures/roofline.py: %s' % e, file=sys.stderr)
         return 2
@@ -217,12 +238,16 @@ def main(argv):
         if write_if_changed(target, payload, lambda: make(target)):
             drawn.append(name)
 
+    def beside(payload, side):   # as before when woven for the reference: no redraw
+        return payload + [side] if side else payload
+
     for cid, _, title, ceilings, points in chapters:
-        figure('roofline-%s.svg' % cid, [cid, ceilings, points],
-               lambda target: draw([(None, points)], ceilings, target))
+        side = roofline_beside.for_figure(reference, cid)
+        figure('roofline-%s.svg' % cid, beside([cid, ceilings, points], side),
+               lambda target: draw([(None, points)], ceilings, target, side=side))
         if has_levels(points):
-            figure('roofline-%s-levels.svg' % cid, ['levels', cid, ceilings, points],
-                   lambda target: draw_levels(points, ceilings, target))
+            figure('roofline-%s-levels.svg' % cid, beside(['levels', cid, ceilings, points], side),
+                   lambda target: draw_levels(points, ceilings, target, side=side))
     if chapters:
         book_ceilings = chapters[0][3]
         series, count = [], 0
@@ -230,12 +255,13 @@ def main(argv):
             name = title if len(title) <= 34 else title[:33].rstrip(' ,:;') + '…'
             series.append(('%s %s' % (cid, name), [dict(p, number=count + n + 1) for n, p in enumerate(points)]))
             count += len(points)
-        figure('roofline-book.svg', ['book', book_ceilings, series],
-               lambda target: draw(series, book_ceilings, target, 'Every kernel of the book on the roofline'))
+        side = roofline_beside.for_figure(reference, 'book')
+        figure('roofline-book.svg', beside(['book', book_ceilings, series], side),
+               lambda target: draw(series, book_ceilings, target, 'Every kernel of the book on the roofline', side))
         every = [p for _, pts in series for p in pts]
         if has_levels(every):
-            figure('roofline-book-levels.svg', ['book-levels', book_ceilings, every],
-                   lambda target: draw_levels(every, book_ceilings, target, 'Every kernel, level by level'))
+            figure('roofline-book-levels.svg', beside(['book-levels', book_ceilings, every], side),
+                   lambda target: draw_levels(every, book_ceilings, target, 'Every kernel, level by level', side))
     if drawn:
         print('figures: drew %s' % ', '.join(drawn))
     return 0

@@ -34,16 +34,19 @@ def si(value, unit):
     return '%.3g %s' % (value, unit)
 
 
-def axis_range(points, ceilings, levels):
+def axis_range(points, ceilings, levels, side=None):
     """Log ranges fitted to the points (a margin around them), tall enough to show the memory roof
-    above each point."""
+    above each point; with the reference beside (roofline_beside.py), its last rungs too."""
     keys = [key for key, *_ in LEVELS] if levels else ['intensity']
     xs = [p[key] for p in points for key in keys if key in p]
     best = max(ceilings.get(c) or 0 for c, *_ in MEMORY_ROOFS)
     top_compute = max(ceilings.get(c) or 0 for c, *_ in COMPUTE_ROOFS)
     roof_above = [min(best * p['intensity'], top_compute) for p in points]
-    lo_x, hi_x = min(xs) / 3, max(xs) * 3
     rates = [p['rate'] for p in points]
+    if side:
+        import roofline_beside
+        roofline_beside.widen(side, xs, rates, roof_above, MEMORY_ROOFS, COMPUTE_ROOFS)
+    lo_x, hi_x = min(xs) / 3, max(xs) * 3
     lo_y, hi_y = min(rates) / 3, max(rates + roof_above) * 2.5
     return (lo_x, hi_x), (lo_y, hi_y)
 
@@ -80,12 +83,25 @@ def roof_rows(ceilings, xlim, ylim, memory):
     return len(shown) + len(visible_compute_roofs(ceilings, xlim, ylim))
 
 
-def draw_roofs(ax, ceilings, xlim, ylim, with_levels):
+# The reference's faint roofs: the measured ones (roofline_beside.py).
+MEASURED_MEMORY_ROOFS = [r for r in MEMORY_ROOFS if r[4] == 'measured']
+
+
+def draw_roofs(ax, ceilings, xlim, ylim, with_levels, faint=False):
     """Each memory roof a diagonal up to the highest compute roof; each compute roof flat from
     where the lowest memory roof meets it. Only roofs inside the range are drawn and named in the
-    legend. Returns the legend's handles."""
+    legend. Returns the legend's handles. `faint`: the reference's measured roofs, dashed, pale
+    and under this GPU's, each named by its value alone."""
     handles = []
-    memory = MEMORY_ROOFS + (LEVEL_ROOFS if with_levels else [])
+    memory = (MEASURED_MEMORY_ROOFS if faint else MEMORY_ROOFS) + (LEVEL_ROOFS if with_levels else [])
+
+    def line(key, xs, ys, name, colour, style, value, what):
+        if faint:   # its SVG group is named reference-<ceiling>, so a test can find it
+            import roofline_beside
+            return ax.plot(xs, ys, linestyle=roofline_beside.DASHES, color=colour, linewidth=1.3,
+                           alpha=roofline_beside.FAINT, zorder=1.5, label='%s %s' % (name, value),
+                           gid='reference-' + key)[0]
+        return ax.plot(xs, ys, linestyle=style, color=colour, linewidth=1.5, label='%s %s (%s)' % (name, value, what))[0]
     top = max(ceilings[r[0]] for r in COMPUTE_ROOFS if ceilings.get(r[0]))
     compute = visible_compute_roofs(ceilings, xlim, ylim)
     lo, hi = xlim
@@ -95,22 +111,19 @@ def draw_roofs(ax, ceilings, xlim, ylim, with_levels):
             continue
         knee = top / bandwidth
         xs = [lo, min(max(knee, lo), hi)]
-        line, = ax.plot(xs, [bandwidth * x for x in xs], linestyle=style, color=colour, linewidth=1.5,
-                        label='%s %s (%s)' % (name, si(bandwidth, 'B/s'), what))
-        handles.append(line)
+        handles.append(line(key, xs, [bandwidth * x for x in xs], name, colour, style, si(bandwidth, 'B/s'), what))
     lowest = min(ceilings[r[0]] for r in memory if ceilings.get(r[0]))
     for key, name, colour, style, what in compute:
         rate = ceilings[key]
-        line, = ax.plot([max(rate / lowest, lo), hi], [rate, rate], linestyle=style, color=colour, linewidth=1.5,
-                        label='%s %s (%s)' % (name, si(rate, 'FLOP/s'), what))
-        handles.append(line)
+        handles.append(line(key, [max(rate / lowest, lo), hi], [rate, rate], name, colour, style, si(rate, 'FLOP/s'), what))
     return handles
 
 
-def spots(anchors, gap, box):
+def spots(anchors, gap, box, avoid=()):
     """Where each badge goes, in pixels: on its point if nothing is there yet, else the nearest free
     place beside it (right first, then left, stepping up and down), so no two badges overlap.
-    Points are taken from the top down so a crowded column reads in the order of the rates."""
+    Points are taken from the top down so a crowded column reads in the order of the rates. No
+    badge covers another point, nor a place in `avoid` (the reference's diamonds)."""
     left, bottom, right, top = box
     candidates = [(0.0, 0.0)] + sorted(((dx * gap, dy * gap) for dx in (1.6, 2.7, 3.8, -1.6, -2.7, -3.8)
                                         for dy in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5)),
@@ -123,7 +136,7 @@ def spots(anchors, gap, box):
             inside = left + gap / 2 <= spot[0] <= right - gap / 2 and bottom + gap / 2 <= spot[1] <= top - gap / 2
             free = all(abs(spot[0] - o[0]) >= gap or abs(spot[1] - o[1]) >= gap for o in placed.values())
             clear = all(abs(spot[0] - a[0]) >= gap / 2 or abs(spot[1] - a[1]) >= gap / 2
-                        for j, a in enumerate(anchors) if j != i)
+                        for a in [a for j, a in enumerate(anchors) if j != i] + list(avoid))
             if inside and free and clear:
                 placed[i] = spot
                 break
@@ -132,12 +145,14 @@ def spots(anchors, gap, box):
     return [placed[i] for i in range(len(anchors))]
 
 
-def badges(ax, points, colours, size=8.5):
+def badges(ax, points, colours, size=8.5, avoid=()):
     """Numbered markers: a point with room is its own badge; a crowded one gets a small dot and its
-    badge beside it, joined by a thin line. Filled: placed by counted bytes; hollow: by model bytes."""
+    badge beside it, joined by a thin line. Filled: placed by counted bytes; hollow: by model bytes.
+    avoid: other points, in data coordinates, that no badge may cover."""
     gap = 2.6 * size                                      # pixels: a two-digit badge and a little
     anchors = [tuple(ax.transData.transform((p['intensity'], p['rate']))) for p in points]
-    for p, colour, anchor, spot in zip(points, colours, anchors, spots(anchors, gap, ax.bbox.extents)):
+    keep_clear = [tuple(ax.transData.transform(xy)) for xy in avoid]
+    for p, colour, anchor, spot in zip(points, colours, anchors, spots(anchors, gap, ax.bbox.extents, keep_clear)):
         x, y = ax.transData.inverted().transform(spot)
         if spot != anchor:
             # The point's x is the datum on a log axis: the point itself is drawn where it is, large
@@ -173,18 +188,28 @@ def x_label(points, levels=False):
     return 'FLOP per DRAM byte, ncu count (hollow: model)'
 
 
-def description(points, ceilings, levels=False):
+def roofs_text(ceilings, keys, xlim=None, ylim=None):
+    """'B_read 4.3 TB/s, F_fp32 60 TFLOP/s': the roofs of `keys` that ceilings has (inside the range,
+    where one is given)."""
+    plain = {'dram_theoretical': 'B_dram (theoretical)', 'read_bandwidth': 'B_read', 'copy_bandwidth': 'B_copy',
+             'l2_bandwidth': 'B_L2', 'shared_bandwidth': 'B_smem', 'fp32_fma_rate': 'F_fp32', 'bf16_tensor_rate': 'F_bf16'}
+    if xlim:
+        shown = {r[0] for r in MEMORY_ROOFS + LEVEL_ROOFS if ceilings.get(r[0]) and ceilings[r[0]] * xlim[1] >= ylim[0]
+                 and ceilings[r[0]] * xlim[0] <= ylim[1]} | {r[0] for r in visible_compute_roofs(ceilings, xlim, ylim)}
+        keys = [k for k in keys if k in shown]
+    return ', '.join('%s %s' % (plain[key], si(ceilings[key], 'FLOP/s' if 'rate' in key else 'B/s'))
+                     for key in keys if ceilings.get(key))
+
+
+def description(points, ceilings, levels=False, beside=''):
     """The SVG's own description (its <dc:description>), for a reader who opens the file alone."""
     counted = sum(1 for p in points if p['counted'])
     what = ('%d kernels, up to four points each (per DRAM, L2, global/local L1 and shared byte)' % len(points)
             if levels else
             '%d kernels as numbered markers, %d placed by DRAM bytes counted by ncu, %d by model bytes'
             % (len(points), counted, len(points) - counted))
-    plain = {'dram_theoretical': 'B_dram (theoretical)', 'read_bandwidth': 'B_read', 'copy_bandwidth': 'B_copy',
-             'l2_bandwidth': 'B_L2', 'shared_bandwidth': 'B_smem', 'fp32_fma_rate': 'F_fp32', 'bf16_tensor_rate': 'F_bf16'}
-    roofs = ', '.join('%s %s' % (plain[key], si(ceilings[key], 'FLOP/s' if 'rate' in key else 'B/s'))
-                      for key, *_ in MEMORY_ROOFS + (LEVEL_ROOFS if levels else []) + COMPUTE_ROOFS if ceilings.get(key))
-    return 'Log-log roofline: achieved FLOP/s against arithmetic intensity; %s; roofs %s.' % (what, roofs)
+    roofs = roofs_text(ceilings, [key for key, *_ in MEMORY_ROOFS + (LEVEL_ROOFS if levels else []) + COMPUTE_ROOFS])
+    return 'Log-log roofline: achieved FLOP/s against arithmetic intensity; %s; roofs %s.%s' % (what, roofs, beside)
 
 
 KEY_POINTS = 8           # the book key's text
@@ -225,28 +250,41 @@ def save(fig, plt, target, describe=None):
     os.replace(fresh, target)
 
 
-def draw(series, ceilings, target, title=None):
+def draw(series, ceilings, target, title=None, side=None):
     """series: [(legend or None, [point])]; the chapter figure is one unnamed series, the book's
-    one per chapter (its colour in the legend). Writes an SVG to target."""
+    one per chapter (its colour in the legend). side: the reference GPU's, drawn faintly beside
+    (roofline_beside.py), or None. Writes an SVG to target."""
     points = [p for _, pts in series for p in pts]
     colours = [COLOURS[n % len(COLOURS)] for n, (_, pts) in enumerate(series) for _ in pts]
     from matplotlib.lines import Line2D
     named = [Line2D([], [], marker='o', linestyle='', color=COLOURS[n % len(COLOURS)], markersize=8, label=legend)
              for n, (legend, pts) in enumerate(series) if legend and pts]
-    xlim, ylim = axis_range(points or [{'intensity': 1.0, 'rate': ceilings['copy_bandwidth']}], ceilings, False)
+    xlim, ylim = axis_range(points or [{'intensity': 1.0, 'rate': ceilings['copy_bandwidth']}], ceilings, False, side)
     roofs_count = roof_rows(ceilings, xlim, ylim, MEMORY_ROOFS)
+    beside_rows = 0
+    if side:   # a header for each GPU, the reference's roofs drawn, a row for its diamonds
+        beside_rows = 2 + roof_rows(side['ceilings'], xlim, ylim, MEASURED_MEMORY_ROOFS) + (1 if side['points'] else 0)
     columns = key_columns(series) if title else 0
     key_rows = -(-len(points) // columns) if title else 0   # the book's figure carries its own key
-    plt, fig, ax = setup(roofs_count + len(marker_handles(points)) + len(named) + (1 if title else 0), key_rows)
+    plt, fig, ax = setup(roofs_count + len(marker_handles(points)) + len(named) + (1 if title else 0) + beside_rows,
+                         key_rows)
     handles = draw_roofs(ax, ceilings, xlim, ylim, False)
+    beside, theirs = '', []
+    if side:
+        import roofline_beside
+        handles = [roofline_beside.header('solid: %s' % side['gpu'])] + handles
+        theirs = roofline_beside.draw(ax, side, xlim, ylim, draw_roofs, points, colours)
+        beside = roofline_beside.describe(side, roofs_text(side['ceilings'], [k for k, *_ in MEASURED_MEMORY_ROOFS + COMPUTE_ROOFS],
+                                                           xlim, ylim))
     ax.set_xlim(*xlim)
     ax.set_ylim(*ylim)
     if points:
-        badges(ax, points, colours)
-    finish(fig, ax, handles + marker_handles(points) + named, x_label(points) if points else 'FLOP per DRAM byte', title)
+        badges(ax, points, colours, avoid=[(p['intensity'], p['rate']) for p in side['points']] if side else ())
+    finish(fig, ax, handles + marker_handles(points) + named + theirs,
+           x_label(points) if points else 'FLOP per DRAM byte', title)
     if key_rows:
         book_key(fig, series, 0.12 + 0.19 * key_rows, columns)
-    save(fig, plt, target, description(points, ceilings))
+    save(fig, plt, target, description(points, ceilings, beside=beside))
 
 
 def number_ranges(numbers):
@@ -275,10 +313,12 @@ def unseen_rows(numbers, width=40):
     return rows + [row + ':', 'TMA, wgmma traffic the L1 counters miss']
 
 
-def draw_levels(points, ceilings, target, title=None):
+def draw_levels(points, ceilings, target, title=None, side=None):
     """One kernel: a marker at its FLOP/s for each level counted (per DRAM, L2, global/local and
     shared byte), joined; its number beside the DRAM point. A kernel whose traffic the LSU's
-    counters miss has no L1 or shared point, and a legend line names it."""
+    counters miss has no L1 or shared point, and a legend line names it. side: the reference GPU's
+    (roofline_beside.py), whose measured roofs, DRAM, L2 and shared, are drawn faintly beside;
+    its rungs are on the figure above, not here."""
     from matplotlib.lines import Line2D
     points = [p for p in points if 'l2' in p]
     xlim, ylim = axis_range(points, ceilings, True)
@@ -288,8 +328,17 @@ def draw_levels(points, ceilings, target, title=None):
     unseen = [p['number'] for p in points if p.get('unseen')]
     for row in unseen_rows(unseen):
         shapes.append(Line2D([], [], linestyle='', label=row))
-    plt, fig, ax = setup(roofs_count + len(shapes) + (1 if title else 0))
+    beside_rows = 2 + roof_rows(side['ceilings'], xlim, ylim, MEASURED_MEMORY_ROOFS + LEVEL_ROOFS) if side else 0
+    plt, fig, ax = setup(roofs_count + len(shapes) + (1 if title else 0) + beside_rows)
     handles = draw_roofs(ax, ceilings, xlim, ylim, True)
+    beside, theirs = '', []
+    if side:
+        import roofline_beside
+        side = dict(side, points=[])
+        handles = [roofline_beside.header('solid: %s' % side['gpu'])] + handles
+        theirs = roofline_beside.draw(ax, side, xlim, ylim, draw_roofs, [], [], levels=True)
+        beside = roofline_beside.describe(side, roofs_text(
+            side['ceilings'], [k for k, *_ in MEASURED_MEMORY_ROOFS + LEVEL_ROOFS + COMPUTE_ROOFS], xlim, ylim))
     ax.set_xlim(*xlim)
     ax.set_ylim(*ylim)
     for n, p in enumerate(points):
@@ -300,8 +349,8 @@ def draw_levels(points, ceilings, target, title=None):
             ax.plot([x], [p['rate']], marker, color=colour, markersize=5.5 if marker == 'D' else 6,
                     markerfacecolor=colour)
     badges(ax, points, [LEVEL_COLOURS[n % len(LEVEL_COLOURS)] for n in range(len(points))], size=8)
-    finish(fig, ax, handles + shapes, x_label(points, levels=True), title)
-    save(fig, plt, target, description(points, ceilings, levels=True))
+    finish(fig, ax, handles + shapes + theirs, x_label(points, levels=True), title)
+    save(fig, plt, target, description(points, ceilings, levels=True, beside=beside))
 
 
 def intensity_tick(value):

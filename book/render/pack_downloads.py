@@ -8,7 +8,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(REPO, 'tangle'))
+sys.path.insert(0, os.path.join(REPO, 'tangle', 'measure'))
 
 import downloads  # noqa: E402
 from measure import MeasureError, select_chapters  # noqa: E402  (one reader of the front matter)

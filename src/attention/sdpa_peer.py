@@ -6,7 +6,8 @@ call, a reading L2 flush before every timed call, CUDA events, and the harness's
 follow, and its record says so (`held` 0, `clock_in_window` 0, and the context's `protocol`):
 the stream is held by a spin of fixed length (torch.cuda._sleep), not by a host-released flag,
 and no clock is stamped in the window (PyTorch has no kernel that reads %globaltimer).
-Prints Google Benchmark JSON on stdout for tangle/measure/measure.py to merge into the chapter's record.
+Prints Google Benchmark JSON on stdout for tangle/measure/measure.py to merge into the chapter's
+record.
 Exits with status 77 and one line on stderr where PyTorch or a GPU is absent."""
 import json
 import math

@@ -409,8 +409,8 @@ def read_run(run, name, source, samples, sampled, owners, clocks, not_measured):
     unit = run.get('time_unit', 'ns')
     if unit not in TIME_UNITS or 'real_time' not in run:
         raise MeasureError(f'{source}: benchmark {name} has no usable real_time/time_unit')
-    if 'sm_clock_mhz' in run:
-        clocks.append(float(run['sm_clock_mhz']))
+    if 'sm_clock_mhz' in run:  # (clock, read in the timed windows): a loop of its own reads after
+        clocks.append((float(run['sm_clock_mhz']), run.get('clock_in_window') == 1))
     if SAMPLED_COUNT in run:
         for field, statistic in sampled_quantities(run, name, source).items():
             sampled.setdefault(key, {}).setdefault(field, []).append(statistic)
@@ -505,11 +505,14 @@ def build_context(benchmark_context, clocks, smi=None, nvcc=None):
             value = benchmark_context[key]
             context[key] = as_number(value) if key in NUMERIC_CONTEXT else value
     if clocks:
-        context['sm_clock_end_mhz'] = clocks[-1]
-        context['sm_clock_min_mhz'] = min(clocks)
-        # the fastest window: a chip may run a clock step above the maximum its driver reports
-        # (the H100 of 2026-12-05 ran 1995 MHz windows against 1980; appendix A)
-        context['sm_clock_top_mhz'] = max(clocks)
+        context['sm_clock_end_mhz'] = clocks[-1][0]
+        context['sm_clock_min_mhz'] = min(mhz for mhz, _ in clocks)
+        # the fastest timed window: a chip may run a clock step above the maximum its driver
+        # reports (the H100 of 2026-12-05 ran 1995 MHz windows against 1980; appendix A); a clock
+        # read after a loop of its own (clock_in_window 0) is not a window's and is left out
+        windows = [mhz for mhz, in_window in clocks if in_window]
+        if windows:
+            context['sm_clock_top_mhz'] = max(windows)
     if smi:
         driver, name = smi
         if 'driver' in context:

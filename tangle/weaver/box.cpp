@@ -1,6 +1,7 @@
 #include "box.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "format.h"
 #include "spans.h"
@@ -44,6 +45,26 @@ std::string facts_line(const nlohmann::json& context) {
   std::string line;
   for (const auto& f : facts) line += (line.empty() ? "" : " · ") + f;
   return line;
+}
+
+// How long the make measure that wrote machine.json took, from its context (measure_seconds, and
+// build_seconds where the caller timed the build): "The run that measured it: 345 s for 17
+// chapters, after a build of 47 s", or "" for a record made before the run kept its time.
+std::string run_line(const Machine* machine) {
+  if (machine == nullptr) return "";
+  auto seconds = [&](const char* key) -> std::string {
+    auto it = machine->context.find(key);
+    if (it == machine->context.end() || !it->is_number() || it->get<double>() < 0) return "";
+    return std::to_string(static_cast<long long>(it->get<double>() + 0.5)) + " s";
+  };
+  std::string measure = seconds("measure_seconds"), build = seconds("build_seconds");
+  if (measure.empty()) return "";
+  std::string chapters =
+      machine->run_chapters == 1 ? " for 1 chapter"
+      : machine->run_chapters > 1 ? " for " + std::to_string(machine->run_chapters) + " chapters"
+                                  : "";
+  return "the run that measured it took " + measure + chapters +
+         (build.empty() ? "" : ", after a build of " + build);
 }
 
 // The GPU, date and context of a store's record for a chapter (else of its machine.json).
@@ -105,18 +126,31 @@ std::vector<std::string> render_box(const BoxInput& in, Diagnostics& diagnostics
   const Provenance theirs =
       in.reference ? provenance(*in.reference_store, in.fm->id) : Provenance{};
   const Provenance yours = provenance(*in.store, in.fm->id);
+  // The reference's record of this chapter measured code that has changed since: its numbers
+  // are shown, marked (never an error: that GPU is not the one woven).
+  const Record* their_record = in.reference ? in.reference_store->record(in.fm->id) : nullptr;
+  const bool theirs_stale = their_record && their_record->stale;
   if (in.reference) {
     out.push_back("**Beside it, the reference GPU:** " +
                   (theirs.gpu.empty() ? std::string("not measured")
                                       : theirs.gpu + ", measured " + dated(theirs)) +
-                  ", the GPU this book's prose was written from.");
+                  ", the GPU this book's prose was written from." +
+                  (theirs_stale ? " [**Stale:** measured with this chapter's code of that date, "
+                                  "which has changed since; its numbers below are those of the "
+                                  "earlier code.]{.stale-note}"
+                                : ""));
     out.push_back("");
   }
+  const std::string their_label = theirs_stale ? "reference, stale" : "reference";
+  // the symbols' values are the reference's ceilings: stale when its harness's code changed
+  const bool ceilings_stale =
+      in.reference && in.reference_store->machine && in.reference_store->machine->stale;
 
   if (!in.fm->symbols.empty()) {
     if (in.reference) {
       out.push_back("| symbol | meaning | " + yours.gpu + " (yours), " + yours.date.substr(0, 10) +
-                    " | " + theirs.gpu + " (reference), " + theirs.date.substr(0, 10) + " |");
+                    " | " + theirs.gpu + " (" + (ceilings_stale ? "reference, stale" : "reference") +
+                    "), " + theirs.date.substr(0, 10) + " |");
       out.push_back("|:--|:--|--:|--:|");
     } else {
       out.push_back("| symbol | meaning | this generation |");
@@ -179,19 +213,26 @@ std::vector<std::string> render_box(const BoxInput& in, Diagnostics& diagnostics
       auto same = std::find_if(in.reference_kernels->begin(), in.reference_kernels->end(),
                                [&](const KernelResult& r) { return r.name == k.name; });
       if (same != in.reference_kernels->end())
-        row(*same, *in.reference, "reference", "", theirs.gpu);
+        row(*same, *in.reference, their_label, "", theirs.gpu);
       else
-        out.push_back("|  | reference | — | — | — |");
+        out.push_back("|  | " + their_label + " | — | — | — |");
     }
     out.push_back("");
   }
 
-  if (std::string line = facts_line(*yours.context); !line.empty()) {
+  auto with_run = [](std::string line, const MeasurementStore* store) {
+    std::string run = run_line(store && store->machine ? &*store->machine : nullptr);
+    if (run.empty()) return line;
+    return line.empty() ? std::string(1, static_cast<char>(std::toupper(run[0]))) + run.substr(1)
+                        : line + "; " + run;
+  };
+  if (std::string line = with_run(facts_line(*yours.context), in.store); !line.empty()) {
     out.push_back((in.reference ? "Yours: " : "") + line + ".");
     out.push_back("");
   }
   if (in.reference)
-    if (std::string line = facts_line(*theirs.context); !line.empty()) {
+    if (std::string line = with_run(facts_line(*theirs.context), in.reference_store);
+        !line.empty()) {
       out.push_back("The reference: " + line + ".");
       out.push_back("");
     }

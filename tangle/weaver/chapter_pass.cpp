@@ -34,6 +34,7 @@ class ChapterWeaver {
         box_{file_,      &fm_,          book.symbols, &scope_,
              book.store, &out_.kernels, false,        book.measured_now},
         inline_context_{file_, &scope_, &diagnostics, {}, {}, {}, nullptr, ""} {
+    inline_context_.variants = &out_.variants;
     out_.measured = record_ != nullptr;
     out_.stale = record_ && is_stale(chapter, *record_, book);
     out_.kernels = kernel_results(fm_, file_, scope_, diagnostics);
@@ -92,6 +93,15 @@ class ChapterWeaver {
   // The pending paragraph, woven, into the output.
   void flush() {
     if (paragraph_line_ == 0) return;
+    inline_context_.parent = open_options_.empty() ? -1 : open_options_.back().choice;
+    inline_context_.parent_option = open_options_.empty() ? -1 : open_options_.back().option;
+    if (paragraph_dropped_) {  // in a variant not chosen: its inline variants kept, not woven
+      record_inline_variants(paragraph_, paragraph_line_, inline_context_);
+      paragraph_.clear();
+      paragraph_line_ = 0;
+      paragraph_dropped_ = false;
+      return;
+    }
     std::string woven = weave_inline(paragraph_, paragraph_line_, inline_context_) + "\n";
     for (size_t start = 0, end; (end = woven.find('\n', start)) != std::string::npos;
          start = end + 1)
@@ -144,7 +154,12 @@ class ChapterWeaver {
       } else if (text.find_first_not_of(" \t") != std::string::npos) {  // prose
         outside_variant(divs, n);
         note_words(text);
-        if (divs.dropped()) continue;  // a variant not chosen: not woven, not looked at
+        if (divs.dropped()) {  // a variant not chosen: not woven, not looked at
+          paragraph_ += (paragraph_line_ ? "\n" : "") + text;
+          if (!paragraph_line_) paragraph_line_ = n;
+          paragraph_dropped_ = true;
+          continue;
+        }
         for (const DivStack::Open& d : divs.opened())
           if (d.claim >= 0) {  // its prose for the report, without a block quote's "> "
             const std::string& p = claim_prefixes_[d.claim];
@@ -211,13 +226,18 @@ class ChapterWeaver {
                                                          file_, d.line, diagnostics_))
           emit(prefix, l);
         return;
-      case DivKind::claim:
+      case DivKind::claim: {
+        // in a variant the reference GPU does not choose, the claim is not in its book
+        const bool elsewhere = beside_ && !open_options_.empty() &&
+                               open_options_.back().reference_differs;
         out_.claims.push_back(check_claim(text.substr(d.prefix), fm_.id, file_, d.line, scope_,
-                                          diagnostics_, beside_));
+                                          diagnostics_, elsewhere ? nullptr : beside_));
+        out_.claims.back().reference_elsewhere = elsewhere;
         claim_prefixes_.push_back(prefix);
         divs.open(d, static_cast<int>(out_.claims.size()) - 1);
         emit(prefix, claim_opening(out_.claims.back()));
         return;
+      }
       case DivKind::open:
         divs.open(d);
         if (!divs.dropped()) lines_.push_back(text);
@@ -290,13 +310,23 @@ class ChapterWeaver {
                                        inline_context_.unmeasured_lines);
     }
     choice.options.push_back(option);
-    if (chosen) choice.chosen = static_cast<int>(choice.options.size()) - 1;
+    const int index = static_cast<int>(choice.options.size()) - 1;
+    if (chosen) choice.chosen = index;
+    // The reference GPU's choice, found the same way: whether its book has this passage too.
+    ReferencePick& theirs = reference_picks_[number];
+    if (beside_ && !theirs.decided) {
+      const Tried tried = option.otherwise || option.parsed ? try_option(option, *beside_)
+                                                            : Tried{Tried::Outcome::cannot, {}};
+      theirs.decided = tried.outcome != Tried::Outcome::fails;
+      if (tried.outcome == Tried::Outcome::holds) theirs.chosen = index;
+    }
+    const bool parent_differs = !open_options_.empty() && open_options_.back().reference_differs;
     DivStack::Open o{d.line, d.container};
     o.choice = true;
     o.dropped = !chosen;
     divs.push(o);
-    open_options_.push_back({d.line, number, static_cast<int>(choice.options.size()) - 1,
-                             text.substr(0, d.prefix)});
+    open_options_.push_back(
+        {d.line, number, index, text.substr(0, d.prefix), parent_differs || theirs.chosen != index});
     if (chosen) lines_.push_back(text);
   }
 
@@ -361,10 +391,17 @@ class ChapterWeaver {
     int line = 0;  // its fence
     int choice = 0, option = 0;
     std::string prefix;  // its container's marks
+    bool reference_differs = false;  // the reference GPU's records choose another variant here
   };
+  struct ReferencePick {
+    bool decided = false;
+    int chosen = -1;
+  };
+  std::map<int, ReferencePick> reference_picks_;  // the reference's choice, by choice number
   std::vector<OpenOption> open_options_;     // the .when/.otherwise divs open, innermost last
   std::string paragraph_;                    // prose lines waiting to be woven together
   int paragraph_line_ = 0;
+  bool paragraph_dropped_ = false;  // it stands in a variant not chosen
 };
 
 }  // namespace

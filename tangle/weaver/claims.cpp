@@ -98,15 +98,11 @@ std::string comparisons_list(const Evaluation& evaluation) {
   return items;
 }
 
-// " (all 3 comparisons)" for a claim that holds, "1 of 3 comparisons fails. " for one that does
-// not; nothing for a claim of one comparison.
-std::string comparisons_count(const Evaluation& evaluation, bool holds) {
-  size_t n = evaluation.comparisons.size(), failing = 0;
-  for (const Comparison& k : evaluation.comparisons) failing += k.holds ? 0 : 1;
+// " (all 3 comparisons)" for a claim that holds; nothing for a claim of one comparison.
+std::string comparisons_count(const Evaluation& evaluation) {
+  const size_t n = evaluation.comparisons.size();
   if (n <= 1) return "";
-  if (holds) return n == 2 ? " (both comparisons)" : " (all " + std::to_string(n) + " comparisons)";
-  return std::to_string(failing) + " of " + std::to_string(n) + " comparisons " +
-         (failing == 1 ? "fails" : "fail") + ". ";
+  return n == 2 ? " (both comparisons)" : " (all " + std::to_string(n) + " comparisons)";
 }
 
 // A GPU's name in the summary's HTML: its own text, never markup (a record is input, tools.md O8).
@@ -125,6 +121,86 @@ std::string html_text(const std::string& text) {
   return out;
 }
 
+// " (stale: measured on 2026-11-29, with code that has changed since)" when a value the evaluation
+// read came from a stale record (or machine.json), else nothing.
+std::string stale_mark(const Evaluation& e) {
+  const TermValue* t = first_stale(e);
+  if (!t) return "";
+  const std::string day = t->measured.substr(0, 10);
+  return " (stale: measured " + (day.empty() ? std::string("on an unrecorded date") : "on " + day) +
+         ", with code that has changed since)";
+}
+
+// " (both comparisons)" and " (stale: ...)" as one parenthesis: " (both comparisons; stale: ...)".
+std::string counted(const std::string& count, const std::string& stale) {
+  if (count.empty() || stale.empty()) return count + stale;
+  return count.substr(0, count.size() - 1) + "; " + stale.substr(2);
+}
+
+// The comparisons that decide a broken claim, in the summary: "`a : time` = 600 µs, not <
+// `b : time` = 500 µs" (two at most, then how many more the fold lists).
+std::string failing_comparisons(const Evaluation& e) {
+  std::string text;
+  size_t shown_count = 0, failing = 0;
+  for (const Comparison& k : e.comparisons) {
+    if (k.holds) continue;
+    if (++failing > 2) continue;
+    text += (shown_count++ ? "; " : "") + std::string("`") + k.left_text + "` = " + shown(k.left) +
+            ", not " + k.op + " `" + k.right_text + "` = " + shown(k.right);
+  }
+  if (failing > 2) text += "; and " + std::to_string(failing - 2) + " more, listed below";
+  return text;
+}
+
+// The same comparisons' values on the reference GPU: "400 µs < 500 µs" (or "..., not < ...").
+std::string reference_values(const Evaluation& mine, const Evaluation& theirs) {
+  if (mine.comparisons.size() != theirs.comparisons.size()) return "";
+  std::string text;
+  size_t failing = 0;
+  for (size_t i = 0; i < mine.comparisons.size(); ++i) {
+    if (mine.comparisons[i].holds || ++failing > 2) continue;
+    const Comparison& k = theirs.comparisons[i];
+    text += (failing > 1 ? "; " : "") + shown(k.left) + (k.holds ? " " : ", not ") + k.op + " " +
+            shown(k.right);
+  }
+  return text;
+}
+
+// A broken claim in a reader's words: what it is (a finding about the reference GPU, or about
+// this one's measurements), and the values that decide it on both GPUs.
+std::string broken_summary(const ClaimResult& c, const std::string& gpu,
+                           const std::string& reference_gpu) {
+  const Evaluation& e = c.evaluation;
+  size_t n = e.comparisons.size(), failing = 0;
+  for (const Comparison& k : e.comparisons) failing += k.holds ? 0 : 1;
+  std::string which = "the comparison does not hold";
+  if (n > 1)
+    which = std::to_string(failing) + " of its " + std::to_string(n) + " comparisons " +
+            (failing == 1 ? "does" : "do") + " not hold";
+  std::string summary = "**On this GPU" + (gpu.empty() ? "" : " (" + gpu + ")") + " " + which +
+                        ":** " + failing_comparisons(e) +
+                        stale_mark(e) + ".";
+  if (c.reference_elsewhere)
+    return summary + " The passage around it was chosen by this GPU's records; on the reference "
+                     "GPU, " + html_text(reference_gpu) + ", another variant stands here.";
+  if (!c.reference_status)
+    return summary + " The sentence above is not borne out by this GPU's measurements.";
+  const std::string ref = html_text(reference_gpu);
+  const std::string values = reference_values(e, c.reference_evaluation);
+  const std::string stale = stale_mark(c.reference_evaluation);
+  switch (*c.reference_status) {
+    case ClaimResult::Status::holds:
+      return summary + " The sentence is a finding about the reference GPU, " + ref +
+             ", where it holds" + (values.empty() ? "" : ": " + values) + stale + ".";
+    case ClaimResult::Status::broken:
+      return summary + " On the reference GPU, " + ref + ", it does not hold either" +
+             (values.empty() ? "" : ": " + values) + stale + ".";
+    default:
+      return summary + " On the reference GPU, " + ref + ", it was not checked (" +
+             c.reference_evaluation.result.message + ").";
+  }
+}
+
 // The reference GPU's verdict, a word for the summary and its comparisons for the fold.
 struct ReferenceVerdict {
   std::string summary, body;
@@ -132,11 +208,13 @@ struct ReferenceVerdict {
 ReferenceVerdict reference_verdict(const ClaimResult& c, const std::string& reference_gpu) {
   const std::string on = " On the reference GPU, " + html_text(reference_gpu) + ": ";
   const Evaluation& e = c.reference_evaluation;
+  const std::string stale = stale_mark(e);
   switch (*c.reference_status) {
     case ClaimResult::Status::holds:
-      return {on + "held.", on.substr(1) + "held.\n\n" + comparisons_list(e)};
+      return {on + "held" + stale + ".", on.substr(1) + "held" + stale + ".\n\n" + comparisons_list(e)};
     case ClaimResult::Status::broken:
-      return {on + "broken too.", on.substr(1) + "broken too.\n\n" + comparisons_list(e)};
+      return {on + "broken too" + stale + ".",
+              on.substr(1) + "broken too" + stale + ".\n\n" + comparisons_list(e)};
     case ClaimResult::Status::unmeasured:
     case ClaimResult::Status::not_checked:
     case ClaimResult::Status::invalid:
@@ -154,16 +232,26 @@ ReferenceVerdict reference_verdict(const ClaimResult& c, const std::string& refe
 // A verdict with nothing measured stays an HTML <span>, not a bracketed span [...]{.claim-verdict}:
 // Pandoc parsed a bracketed span of a long verdict several times over (issue 11, build speed).
 // Woven for a GPU other than the reference, "this GPU" is "yours" and the reference's verdict
-// follows: "**Broken on yours, NVIDIA L4:** ... On the reference GPU, NVIDIA H200: held."
+// follows: "Holds on yours, NVIDIA L4. On the reference GPU, NVIDIA H200: held." A broken claim
+// is said in a reader's words, with the values that decide it on both GPUs (broken_summary):
+// "**On this GPU (NVIDIA L4) the comparison does not hold:** `a` = 600 µs, not < `b` = 500 µs.
+// The sentence is a finding about the reference GPU, NVIDIA H200, where it holds: 400 µs < 500 µs."
+// A value from a stale record says so, with the date it was measured (stale_mark).
 std::string claim_verdict(const ClaimResult& c, const std::string& gpu,
                           const std::string& reference_gpu) {
   const std::string open = "<span class=\"claim-verdict\">", close = "</span>";
-  const bool beside = c.reference_status.has_value();
-  const ReferenceVerdict after = beside ? reference_verdict(c, reference_gpu) : ReferenceVerdict{};
+  const bool beside = c.reference_status.has_value() || c.reference_elsewhere;
+  const ReferenceVerdict after =
+      c.reference_elsewhere
+          ? ReferenceVerdict{" On the reference GPU, " + html_text(reference_gpu) +
+                                 ", another variant of this passage stands here.",
+                             ""}
+          : beside ? reference_verdict(c, reference_gpu) : ReferenceVerdict{};
   std::string on = gpu.empty() ? "this GPU" : html_text(gpu);
   if (beside) on = "yours, " + on;
+  const bool broken = c.status == ClaimResult::Status::broken;
   auto folded = [&](const std::string& summary, const std::string& body) {
-    return "<details class=\"claim-verdict\"><summary>" + summary + after.summary +
+    return "<details class=\"claim-verdict\"><summary>" + summary + (broken ? "" : after.summary) +
            "</summary>\n\n" + body + (!body.empty() && !after.body.empty() ? "\n" : "") +
            after.body + "\n</details>";
   };
@@ -175,10 +263,10 @@ std::string claim_verdict(const ClaimResult& c, const std::string& gpu,
   else if (c.status == ClaimResult::Status::not_checked)
     summary = "Not checked on " + on + ": " + c.evaluation.result.message + ".";
   else if (c.status == ClaimResult::Status::holds)
-    summary = "Holds on " + on + comparisons_count(c.evaluation, true) + ".";
+    summary = "Holds on " + on + counted(comparisons_count(c.evaluation), stale_mark(c.evaluation)) +
+              ".";
   else
-    summary = "**Broken on " + on + ":** " + comparisons_count(c.evaluation, false) +
-              "This sentence needs revisiting.";
+    summary = broken_summary(c, html_text(gpu), reference_gpu);
   if (!measured && after.body.empty()) return open + summary + after.summary + close;
   return folded(summary, measured ? comparisons_list(c.evaluation) : "");
 }

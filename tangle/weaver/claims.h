@@ -24,6 +24,9 @@ struct ClaimResult {
   // The same relation on the reference GPU's records, when the book is woven for another GPU.
   std::optional<Status> reference_status;
   Evaluation reference_evaluation;
+  // It stands in a variant (variants.h) that the reference GPU's records do not choose: the
+  // reference's book has another passage here, so the claim is not checked there.
+  bool reference_elsewhere = false;
 };
 
 const char* status_name(ClaimResult::Status status);  // "holds", "broken", ...

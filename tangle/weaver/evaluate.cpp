@@ -60,6 +60,8 @@ TermValue Scope::machine_term(const Term& term) const {
     return out;
   }
   if (auto it = m.ceilings.find(term.quantity); it != m.ceilings.end()) {
+    out.stale = m.stale;  // a ceiling measured by the harness's earlier code
+    out.measured = m.date;
     out.value = it->second.unit.known ? statistic_of(it->second, term.statistic)
                                       : no_unit(term.text(), m.file);
     out.detail = describe(it->second, term.statistic);
@@ -151,6 +153,8 @@ TermValue Scope::lookup(const Term& term) const {
                     ? statistic_of(q->second, term.statistic)
                     : no_unit(term.text(), holder->file);
     out.detail = describe(q->second, term.statistic);
+    out.stale = holder->stale;
+    out.measured = holder->date;
     return out;
   }
   // Skipped or failed on this GPU: its record says why (the chapter's own record first).
@@ -262,6 +266,12 @@ Value Scope::eval_node(const Expr& e, Evaluation& out) const {
     default:
       return error_value("internal: unexpected expression");
   }
+}
+
+const TermValue* first_stale(const Evaluation& evaluation) {
+  for (const TermValue& t : evaluation.terms)
+    if (t.stale && t.value.state == Value::State::known) return &t;
+  return nullptr;
 }
 
 Evaluation Scope::evaluate(const Expr& expr) const {

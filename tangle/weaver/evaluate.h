@@ -25,7 +25,12 @@ struct TermValue {
   std::string text;  // reduce/v1@268435456 : time
   Value value;
   std::string detail;  // "median of 10, spread 2.1%"
+  // Its record (or machine.json) is stale: measured, on `measured` (the record's date), with code
+  // that has changed since.
+  bool stale = false;
+  std::string measured;
 };
+
 
 // One comparison of a claim with both sides' values, so a broken claim can show them.
 struct Comparison {
@@ -39,6 +44,9 @@ struct Evaluation {
   std::vector<TermValue> terms;
   std::vector<Comparison> comparisons;
 };
+
+// The first stale term of an evaluation, or null: its numbers came from code changed since.
+const TermValue* first_stale(const Evaluation& evaluation);
 
 class Scope {
  public:

@@ -107,7 +107,9 @@ std::string gpus_page(const std::vector<const Chapter*>& chapters, std::vector<G
     std::string sms = m && m->context.contains("sm_count") ? m->context["sm_count"].dump() : "—";
     lines.push_back("| " + name_of(g) + (g.slug == reference ? " (reference)" : "") +
                     (g.slug == woven ? " (this book)" : "") + " | `" + g.slug + "` | " +
-                    (m && !m->date.empty() ? m->date.substr(0, 10) : "—") + " | " +
+                    (m && !m->date.empty() ? m->date.substr(0, 10) : "—") +
+                    (m && m->stale ? " (**stale**: the harness's code has changed since)" : "") +
+                    " | " +
                     (m ? clocks(m->context) : "—") + " | " + sms + " | " +
                     ceiling("copy_bandwidth") + " | " + ceiling("fp32_fma_rate") + " | " +
                     ceiling("bf16_tensor_rate") + " |");
@@ -155,7 +157,11 @@ std::string gpus_page(const std::vector<const Chapter*>& chapters, std::vector<G
     for (const GpuColumn& g : gpus) {
       const Record* r = g.store->record(c->fm.id);
       measured += " " +
-                  (r ? (r->date.empty() ? "?" : r->date.substr(0, 10)) + "; " + clocks(r->context)
+                  (r ? (r->date.empty() ? "?" : r->date.substr(0, 10)) +
+                           (r->stale ? " (**stale**: measured with the chapter's code of that "
+                                       "date, which has changed since)"
+                                     : "") +
+                           "; " + clocks(r->context)
                      : std::string("not measured")) +
                   " |";
     }

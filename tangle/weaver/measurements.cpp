@@ -160,6 +160,9 @@ Machine read_machine(const nlohmann::json& j, const std::string& shown, Diagnost
   m.date = text_field(j, "date");
   m.sources_sha256 = text_field(j, "sources_sha256");
   if (auto it = j.find("context"); it != j.end() && it->is_object()) m.context = *it;
+  if (auto run = j.find("run"); run != j.end() && run->is_object())
+    if (auto chapters = run->find("chapters"); chapters != run->end() && chapters->is_array())
+      m.run_chapters = static_cast<int>(chapters->size());
   auto ceilings = j.find("ceilings");
   if (ceilings == j.end() || !ceilings->is_object()) {
     diagnostics.error(shown, 0, "has no \"ceilings\" object");

@@ -50,6 +50,8 @@ struct Machine {
   // ceilings whose benchmark this GPU skipped or failed (the wgmma rate off Hopper): why
   std::map<std::string, NotRun> not_run;
   bool stale = false;  // the harness's code changed since (set by weave_book, not by the loader)
+  // How many chapters the make measure that wrote this file measured (its "run"; 0: not recorded)
+  int run_chapters = 0;
 };
 
 struct MeasurementStore {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "format.h"
+#include "roofline_reference.h"
 
 namespace weave {
 namespace {
@@ -19,23 +20,6 @@ constexpr RoofName kRoofNames[] = {{"dram_theoretical", "B_dram", "$B_\\text{dra
                                    {"shared_bandwidth", "B_smem", "$B_\\text{smem}$"},
                                    {"fp32_fma_rate", "F_fp32", "$F_\\text{fp32}$"},
                                    {"bf16_tensor_rate", "F_bf16", "$F_\\text{bf16}$"}};
-
-std::string roof_text(const std::string& ceiling, bool math) {
-  for (const RoofName& r : kRoofNames)
-    if (ceiling == r.ceiling) return math ? r.math : r.plain;
-  return ceiling;
-}
-
-std::string with_unit(double value, const Unit& unit) {
-  std::string error;
-  return format_value(value, unit, "", 3, error).value_or(significant(value, 3));
-}
-
-std::string percent(double fraction) {
-  return (fraction >= 0.995 ? std::to_string(static_cast<long>(100 * fraction + 0.5))
-                            : significant(100 * fraction, 2, true)) +
-         "%";
-}
 
 // "2.44 T": the unit is in the column's head, so a phone's narrow table keeps only the prefix.
 std::string prefixed(double rate) {
@@ -64,40 +48,6 @@ std::string short_label(const std::string& key) {
 std::string attribute(std::string text) {
   std::replace(text.begin(), text.end(), '"', '\'');
   return text;
-}
-
-// The roofs the figure shows: the range is fitted to the points as figures/roofline.py fits it
-// (intensity from a third of the least to three times the most; rate up to 2.5 times the highest
-// of the points and of the best memory roof above them), and only roofs inside it are drawn.
-std::string roofs_drawn(const std::vector<PlacedPoint>& points, const Roofs& roofs, bool math) {
-  auto get = [&](const char* c) { return roofs.count(c) ? roofs.at(c) : 0.0; };
-  double best = std::max({get("dram_theoretical"), get("read_bandwidth"), get("copy_bandwidth")});
-  double lowest = 0;
-  for (const char* c : {"dram_theoretical", "read_bandwidth", "copy_bandwidth"})
-    if (get(c) > 0 && (lowest == 0 || get(c) < lowest)) lowest = get(c);
-  double top_compute = std::max(get("fp32_fma_rate"), get("bf16_tensor_rate"));
-  double lo_x = 0, hi_x = 0, lo_y = 0, hi_y = 0;
-  for (const PlacedPoint& p : points) {
-    lo_x = lo_x == 0 ? p.intensity : std::min(lo_x, p.intensity);
-    hi_x = std::max(hi_x, p.intensity);
-    lo_y = lo_y == 0 ? p.rate : std::min(lo_y, p.rate);
-    hi_y = std::max({hi_y, p.rate, std::min(best * p.intensity, top_compute)});
-  }
-  lo_x /= 3, hi_x *= 3, lo_y /= 3, hi_y *= 2.5;
-  std::string out;
-  for (const RoofName& r : kRoofNames) {
-    std::string c = r.ceiling;
-    if (!roofs.count(c) || c == "l2_bandwidth" || c == "shared_bandwidth") continue;
-    double v = roofs.at(c);
-    bool rate = c.find("rate") != std::string::npos;
-    bool shown =
-        rate ? v <= hi_y && lowest > 0 && v / lowest <= hi_x : v * hi_x >= lo_y && v * lo_x <= hi_y;
-    if (!shown) continue;
-    out += (out.empty() ? "" : ", ") + roof_text(c, math) + " " +
-           with_unit(v, rate ? units::flops_per_s : units::bytes_per_s) +
-           (c == "dram_theoretical" ? " (theoretical)" : "");
-  }
-  return out;
 }
 
 // "N kernels sit left of the ridge, measured against B_copy, from 21% (v1_naive) to 97%
@@ -150,21 +100,21 @@ std::string placement_sentence(const std::vector<PlacedPoint>& points) {
 }
 
 std::string alt_text(const std::string& id, const std::vector<PlacedPoint>& points,
-                     const Roofs& roofs) {
+                     const Roofs& roofs, const FigureRange& range) {
   size_t counted =
       std::count_if(points.begin(), points.end(), [](const PlacedPoint& p) { return p.counted; });
   std::string whose = id == "book"                        ? "every chapter's"
                       : id.find('-') == std::string::npos ? figure_name(id) + "'s"
                                                           : figure_name(id) + ", its";
-  std::string basis = counted == points.size() ? "DRAM bytes counted by ncu"
-                      : counted == 0           ? "the chapter's model bytes, no DRAM count recorded"
+  std::string basis = counted == points.size() ? "by DRAM bytes counted by ncu"
+                      : counted == 0 ? "by the chapter's model bytes, no DRAM count recorded"
                                      : std::to_string(counted) + " by DRAM bytes counted by ncu, " +
                                            std::to_string(points.size() - counted) +
                                            " by the chapter's model bytes";
   return "Log-log roofline of " + whose + " " + std::to_string(points.size()) +
          " measured kernels as numbered markers: achieved FLOP/s against FLOP per DRAM byte "
-         "(placed by " +
-         basis + "). Roofs drawn: " + roofs_drawn(points, roofs, false) + ". " +
+         "(placed " +
+         basis + "). Roofs drawn: " + roofs_in_range(range, roofs, false) + ". " +
          where_they_sit(points) + ".";
 }
 
@@ -266,7 +216,7 @@ std::string unseen_sentence(const std::vector<PlacedPoint>& points, bool plain) 
 }
 
 std::string levels_figure(const std::string& id, const std::vector<PlacedPoint>& points,
-                          const Roofs& roofs) {
+                          const Roofs& roofs, const ReferenceSide* reference) {
   size_t with_levels = std::count_if(points.begin(), points.end(),
                                      [](const PlacedPoint& p) { return p.l2_intensity; });
   std::string dram, dram_math;  // the DRAM roofs, for the alt text and for the caption
@@ -297,17 +247,80 @@ std::string levels_figure(const std::string& id, const std::vector<PlacedPoint>&
       "the bytes it moved and exactly the pipe's work at the 128 B per clock that "
       "$B_\\text{smem}$ measures), joined at its achieved FLOP/s. Roofs: " +
       math + "." + unseen_sentence(points, false);
+  if (reference) caption += " " + reference_caption(*reference, id, true);
   std::string alt =
       "Hierarchical roofline of " + std::string(id == "book" ? "the book" : figure_name(id)) +
       ", log-log, numbered as in the table above: for each of " + std::to_string(with_levels) +
       " kernels up to four points at the same FLOP/s, "
       "per DRAM, L2, global or local (L1) and shared-memory byte, with the roofs " +
       list + "." + unseen_sentence(points, true);
+  if (reference) alt += " " + reference_levels_alt(*reference);
   std::string base = id == "book" ? "roofline-book" : "roofline-" + id;
   return "![" + caption + "](figures/" + base + "-levels.svg){alt=\"" + attribute(alt) + "\"}\n";
 }
 
 }  // namespace
+
+std::string with_unit(double value, const Unit& unit) {
+  std::string error;
+  return format_value(value, unit, "", 3, error).value_or(significant(value, 3));
+}
+
+std::string roof_text(const std::string& ceiling, bool math) {
+  for (const RoofName& r : kRoofNames)
+    if (ceiling == r.ceiling) return math ? r.math : r.plain;
+  return ceiling;
+}
+
+std::string percent(double fraction) {
+  return (fraction >= 0.995 ? std::to_string(static_cast<long>(100 * fraction + 0.5))
+                            : significant(100 * fraction, 2, true)) +
+         "%";
+}
+
+FigureRange figure_range(const std::vector<PlacedPoint>& points, const Roofs& roofs,
+                         const std::vector<PlacedPoint>* reference_points,
+                         const Roofs* reference_roofs) {
+  FigureRange r;
+  auto fit = [&r](const std::vector<PlacedPoint>& pts, const Roofs& under) {
+    auto get = [&](const char* c) { return under.count(c) ? under.at(c) : 0.0; };
+    double best = std::max({get("dram_theoretical"), get("read_bandwidth"), get("copy_bandwidth")});
+    double top_compute = std::max(get("fp32_fma_rate"), get("bf16_tensor_rate"));
+    for (const PlacedPoint& p : pts) {
+      r.lo_x = r.lo_x == 0 ? p.intensity : std::min(r.lo_x, p.intensity);
+      r.hi_x = std::max(r.hi_x, p.intensity);
+      r.lo_y = r.lo_y == 0 ? p.rate : std::min(r.lo_y, p.rate);
+      r.hi_y = std::max({r.hi_y, p.rate, std::min(best * p.intensity, top_compute)});
+    }
+  };
+  fit(points, roofs);
+  if (reference_points && reference_roofs) fit(*reference_points, *reference_roofs);
+  r.lo_x /= 3, r.hi_x *= 3, r.lo_y /= 3, r.hi_y *= 2.5;
+  return r;
+}
+
+std::string roofs_in_range(const FigureRange& range, const Roofs& roofs, bool math,
+                           bool measured_only) {
+  auto get = [&](const char* c) { return roofs.count(c) ? roofs.at(c) : 0.0; };
+  double lowest = 0;
+  for (const char* c : {"dram_theoretical", "read_bandwidth", "copy_bandwidth"})
+    if (get(c) > 0 && (lowest == 0 || get(c) < lowest)) lowest = get(c);
+  std::string out;
+  for (const RoofName& r : kRoofNames) {
+    std::string c = r.ceiling;
+    if (!roofs.count(c) || c == "l2_bandwidth" || c == "shared_bandwidth") continue;
+    if (measured_only && c == "dram_theoretical") continue;
+    double v = roofs.at(c);
+    bool rate = c.find("rate") != std::string::npos;
+    bool shown = rate ? v <= range.hi_y && lowest > 0 && v / lowest <= range.hi_x
+                      : v * range.hi_x >= range.lo_y && v * range.lo_x <= range.hi_y;
+    if (!shown) continue;
+    out += (out.empty() ? "" : ", ") + roof_text(c, math) + " " +
+           with_unit(v, rate ? units::flops_per_s : units::bytes_per_s) +
+           (c == "dram_theoretical" ? " (theoretical)" : "");
+  }
+  return out;
+}
 
 std::string memory_roof(const Roofs& roofs) {
   auto read = roofs.find("read_bandwidth"), copy = roofs.find("copy_bandwidth");
@@ -376,7 +389,7 @@ bool has_levels(const std::vector<PlacedPoint>& points) {
 
 std::string annotate_figures(const std::string& markdown,
                              const std::map<std::string, std::vector<PlacedPoint>>& points,
-                             const Roofs& roofs) {
+                             const Roofs& roofs, const ReferenceSide* reference) {
   std::string out;
   size_t at = 0;
   const std::string open = "](figures/roofline-";
@@ -404,17 +417,29 @@ std::string annotate_figures(const std::string& markdown,
       note = ". " + note;
     else
       note = " " + note;
+    // Beside the reference, its last rungs widen the range as figures/roofline.py widens it.
+    const std::vector<PlacedPoint>* reference_points = nullptr;
+    if (reference)
+      if (auto theirs = reference->points.find(id); theirs != reference->points.end())
+        reference_points = &theirs->second;
+    FigureRange range =
+        figure_range(it->second, roofs, reference_points, reference ? &reference->roofs : nullptr);
+    std::string alt = alt_text(id, it->second, roofs, range);
+    if (reference) {
+      note += " " + reference_caption(*reference, id);
+      alt += " " + reference_alt(*reference, id, range);
+    }
     out += markdown.substr(at, hit - at) + note + markdown.substr(hit, close + 5 - hit) +
-           "{alt=\"" + attribute(alt_text(id, it->second, roofs)) + "\"}";
+           "{alt=\"" + attribute(alt) + "\"}";
     // The key and the levels figure follow the figure's paragraph.
     size_t end = markdown.find("\n\n", close);
     if (end == std::string::npos) end = markdown.size();
     std::string after = "\n\n" + key_table(it->second, id);
-    if (has_levels(it->second)) after += "\n" + levels_figure(id, it->second, roofs);
+    if (has_levels(it->second)) after += "\n" + levels_figure(id, it->second, roofs, reference);
     if (id.find('-') != std::string::npos) after += "\n" + bytes_table(it->second, id);
     std::string rest = markdown.substr(close + 5, end - close - 5);
     // Another roofline in the same paragraph is annotated first; its key follows this one.
-    std::string woven_rest = annotate_figures(rest, points, roofs);
+    std::string woven_rest = annotate_figures(rest, points, roofs, reference);
     size_t split = woven_rest.find("\n\n::: {.roofline-key}");
     if (split == std::string::npos)
       out += woven_rest + after;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rooflines.h"
+#include "units.h"
 
 namespace weave {
 
@@ -48,6 +49,29 @@ std::vector<PlacedPoint> place_points(const std::string& chapter,
                                       const std::vector<KernelResult>& kernels, const Roofs& roofs,
                                       int first = 1);
 
+// The range a figure is drawn over, fitted to its points as figures/roofline.py fits it: intensity
+// from a third of the least to three times the most, rate from a third of the least up to 2.5
+// times the highest of the points and of the best memory roof above each (capped by the top
+// compute roof). The reference's points, where drawn beside, count with their own roofs.
+struct FigureRange {
+  double lo_x = 0, hi_x = 0, lo_y = 0, hi_y = 0;
+};
+FigureRange figure_range(const std::vector<PlacedPoint>& points, const Roofs& roofs,
+                         const std::vector<PlacedPoint>* reference_points = nullptr,
+                         const Roofs* reference_roofs = nullptr);
+
+// "B_read 4.3 TB/s, B_copy 4.01 TB/s, F_fp32 60.1 TFLOP/s": the roofs of `roofs` that show inside
+// `range`, as figures/roofline.py draws them ($B_\text{read}$ where `math`); `measured_only`
+// leaves out the theoretical DRAM roof (the reference's faint roofs are the measured ones).
+std::string roofs_in_range(const FigureRange& range, const Roofs& roofs, bool math,
+                           bool measured_only = false);
+
+// A roof's name ("B_read", or "$B_\text{read}$" where `math`), a fraction as a percentage
+// ("97%") and a value with its unit to 3 digits ("4.3 TB/s"): shared with roofline_reference.cpp.
+std::string roof_text(const std::string& ceiling, bool math);
+std::string percent(double fraction);
+std::string with_unit(double value, const Unit& unit);
+
 // Whether the levels figure (one point per counted level per kernel) can be drawn: some kernel
 // has an L2 count.
 bool has_levels(const std::vector<PlacedPoint>& points);
@@ -57,8 +81,12 @@ bool has_levels(const std::vector<PlacedPoint>& points);
 // where `points` of that ID have L2 and L1 counts; a named figure ("4.1-rungs") also gets the table
 // of each kernel's model bytes beside the bytes counted at each level. `points` is keyed by figure
 // ID ("3.1", "4.1-rungs", "book").
+// Woven for a GPU other than the reference, `reference` holds the reference's roofs and last
+// rungs (roofline_reference.h): the caption and the alt text name both GPUs and the reference's
+// roofs; null, each figure is this GPU's alone.
+struct ReferenceSide;
 std::string annotate_figures(const std::string& markdown,
                              const std::map<std::string, std::vector<PlacedPoint>>& points,
-                             const Roofs& roofs);
+                             const Roofs& roofs, const ReferenceSide* reference = nullptr);
 
 }  // namespace weave

@@ -1,6 +1,7 @@
 #include "rooflines.h"
 
 #include "roofline_figure.h"
+#include "roofline_reference.h"
 
 #include <algorithm>
 
@@ -153,21 +154,42 @@ nlohmann::json point_json(const PlacedPoint& p) {
           {"of_roof", p.rate / p.attainable}};
 }
 
-}  // namespace
-
-nlohmann::json roofline_inputs(const std::vector<RooflineChapter>& chapters,
-                               const MeasurementStore& store, bool book_figure) {
-  nlohmann::json j;
-  j["format"] = 2;
-  j["gpu"] = store.machine ? nlohmann::json(store.machine->gpu) : nlohmann::json(nullptr);
-  j["gpu_slug"] = store.slug;
-  Roofs roofs = read_roofs(store);
+nlohmann::json ceilings_json(const Roofs& roofs) {
   nlohmann::json ceilings = nlohmann::json::object();
   for (const auto& [name, value] : roofs) {
     bool rate = name.find("rate") != std::string::npos;
     ceilings[name] = {{"value", value}, {"unit", rate ? "FLOP/s" : "B/s"}};
   }
-  j["ceilings"] = ceilings;
+  return ceilings;
+}
+
+nlohmann::json points_json(const std::vector<PlacedPoint>& points) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& p : points) out.push_back(point_json(p));
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json roofline_inputs(const std::vector<RooflineChapter>& chapters,
+                               const MeasurementStore& store, bool book_figure,
+                               const ReferenceSide* reference) {
+  nlohmann::json j;
+  j["format"] = 2;
+  j["gpu"] = store.machine ? nlohmann::json(store.machine->gpu) : nlohmann::json(nullptr);
+  j["gpu_slug"] = store.slug;
+  Roofs roofs = read_roofs(store);
+  j["ceilings"] = ceilings_json(roofs);
+  // The reference GPU's side, drawn faintly beside this GPU's (absent woven for the reference).
+  auto reference_points = [&](const std::string& figure) {
+    if (!reference) return nlohmann::json::array();
+    auto it = reference->points.find(figure);
+    return it == reference->points.end() ? nlohmann::json::array() : points_json(it->second);
+  };
+  if (reference)
+    j["reference"] = {{"gpu", reference->gpu},
+                      {"gpu_slug", reference->slug},
+                      {"ceilings", ceilings_json(reference->roofs)}};
   j["memory_roof"] = memory_roof(roofs);
   j["figures"] = nlohmann::json::array();
   j["chapters"] = nlohmann::json::array();
@@ -214,21 +236,22 @@ nlohmann::json roofline_inputs(const std::vector<RooflineChapter>& chapters,
         point["in_book"] = first != in_book.end() && first->figure == figure;
         kernels.push_back(point);
       }
-      nlohmann::json points = nlohmann::json::array();
-      for (const auto& p : placed) points.push_back(point_json(p));
-      j["chapters"].push_back({{"id", figure},
-                               {"chapter", c.id},
-                               {"title", c.title},
-                               {"basename", c.basename},
-                               {"kernels", kernels},
-                               {"points", points},
-                               {"levels", has_levels(placed)}});
+      nlohmann::json entry = {{"id", figure},
+                              {"chapter", c.id},
+                              {"title", c.title},
+                              {"basename", c.basename},
+                              {"kernels", kernels},
+                              {"points", points_json(placed)},
+                              {"levels", has_levels(placed)}};
+      if (reference) entry["reference_points"] = reference_points(figure);
+      j["chapters"].push_back(entry);
     }
     auto book_points = place_points(c.id, in_book, roofs, book_number);
     for (const auto& p : book_points) j["book_points"].push_back(point_json(p));
     book_number += static_cast<int>(book_points.size());
   }
   if (book_figure) j["figures"].push_back({{"id", "book"}, {"path", "figures/roofline-book.svg"}});
+  if (reference) j["book_reference_points"] = reference_points("book");
   return j;
 }
 

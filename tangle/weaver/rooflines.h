@@ -58,8 +58,13 @@ using Roofs = std::map<std::string, double>;
 Roofs read_roofs(const MeasurementStore& store);
 
 // roofline-inputs.json: {gpu, ceilings: {copy_bandwidth, ...}, figures: [...], chapters: [...]};
-// each kernel with its placement (roofline_figure.h) beside its raw numbers.
+// each kernel with its placement (roofline_figure.h) beside its raw numbers. Woven beside a
+// reference GPU (roofline_reference.h), also {reference: {gpu, gpu_slug, ceilings}}, each
+// chapter's figure its reference_points (the reference's last rungs, placed on its record) and
+// book_reference_points.
+struct ReferenceSide;
 nlohmann::json roofline_inputs(const std::vector<RooflineChapter>& chapters,
-                               const MeasurementStore& store, bool book_figure);
+                               const MeasurementStore& store, bool book_figure,
+                               const ReferenceSide* reference = nullptr);
 
 }  // namespace weave

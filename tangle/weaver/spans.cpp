@@ -156,11 +156,18 @@ namespace {
 std::string reference_beside(const Expr& expr, const std::string& title, const Attributes& a,
                              const InlineContext& context) {
   if (!context.reference) return "";
-  Value v = context.reference->evaluate(expr).result;
+  const Evaluation e = context.reference->evaluate(expr);
+  const Value& v = e.result;
   if (v.state != Value::State::known) return "";
-  std::string error;
-  std::string span = value_span(v, title + ", on " + context.reference_gpu, a.fmt, a.digits, error);
-  return span.empty() ? "" : " (" + context.reference_gpu + ": " + span + ")";
+  std::string error, stale;
+  if (const TermValue* t = first_stale(e))  // measured with code that has changed since
+    stale = ", stale: measured " +
+            (t->measured.empty() ? std::string("on an unrecorded date")
+                                 : "on " + t->measured.substr(0, 10)) +
+            " with earlier code";
+  std::string span =
+      value_span(v, title + ", on " + context.reference_gpu + stale, a.fmt, a.digits, error);
+  return span.empty() ? "" : " (" + context.reference_gpu + stale + ": " + span + ")";
 }
 
 // The classes of a span's attributes ({.when expr="..."}: ".when"), quoted values skipped.
@@ -183,13 +190,94 @@ bool has(const std::vector<std::string>& classes, const char* name) {
   return std::find(classes.begin(), classes.end(), name) != classes.end();
 }
 
+// Enough of a variant's text for its first words.
+constexpr size_t kWords = 400;
+
 // One span of the inline form: [text]{.when expr="..."} or [text]{.otherwise}.
 struct InlineOption {
   size_t open = 0, close = 0, end = 0;  // its '[', its ']', just past its '}'
   VariantOption option;
 };
 
+// The chapter line of each offset of a paragraph, in log time (a count of the newlines before
+// each of 45 000 spans of a 1 MB paragraph would be quadratic).
+class LineIndex {
+ public:
+  LineIndex(const std::string& text, int first_line) : first_line_(first_line) {
+    for (size_t i = text.find('\n'); i != std::string::npos; i = text.find('\n', i + 1))
+      newlines_.push_back(i);
+  }
+  int operator()(size_t position) const {
+    return first_line_ + static_cast<int>(std::lower_bound(newlines_.begin(), newlines_.end(),
+                                                           position) -
+                                          newlines_.begin());
+  }
+
+ private:
+  int first_line_;
+  std::vector<size_t> newlines_;
+};
+
+// The chain of variant spans that starts at the '[' at `i` of `line`: [A]{.when expr="..."}
+// [B]{.when expr="..."}[C]{.otherwise} with no space between, each relation read.
+std::vector<InlineOption> read_chain(const std::string& line, size_t i,
+                                     const std::vector<size_t>& closes, const LineIndex& line_at,
+                                     InlineContext& context) {
+  std::vector<InlineOption> chain;
+  for (size_t at = i; at < line.size() && line[at] == '[';) {
+    const size_t close = closes[at];
+    if (close == std::string::npos || close + 1 >= line.size() || line[close + 1] != '{') break;
+    const size_t brace = line.find('}', close + 1);
+    if (brace == std::string::npos) break;
+    const std::string attributes = line.substr(close + 2, brace - close - 2);
+    const std::vector<std::string> classes = classes_of(attributes);
+    const bool otherwise = has(classes, ".otherwise");
+    if (!otherwise && !has(classes, ".when")) break;
+    if (!chain.empty() && chain.back().option.otherwise) break;  // the .otherwise is the last
+    chain.push_back({at, close, brace + 1,
+                     read_option(attributes, otherwise, line_at(at), context.file,
+                                 *context.diagnostics)});
+    // its first words (a few hundred bytes give eight words, whatever it holds)
+    chain.back().option.words = first_words(line.substr(at + 1, std::min(close - at - 1, kWords)));
+    at = brace + 1;
+  }
+  if (!chain.empty() && chain.front().option.otherwise)
+    context.diagnostics->error(
+        context.file, line_at(i),
+        "a [...]{.otherwise} span stands right after a [...]{.when expr=\"...\"} span (no space "
+        "between): the first of them whose relation holds is woven");
+  return chain;
+}
+
+// The choice a chain stands for, its options in order, none chosen yet.
+VariantChoice inline_choice(const std::vector<InlineOption>& chain, int line,
+                            const InlineContext& context) {
+  VariantChoice choice;
+  choice.line = line;
+  choice.inline_form = true;
+  choice.parent = context.parent;
+  choice.parent_option = context.parent_option;
+  for (const InlineOption& o : chain) choice.options.push_back(o.option);
+  return choice;
+}
+
 }  // namespace
+
+void record_inline_variants(const std::string& paragraph, int first_line,
+                            InlineContext& context) {
+  const CodeRanges code = context.code_spans
+                              ? code_ranges(*context.code_spans, paragraph, first_line)
+                              : code_of(paragraph);
+  const std::vector<size_t> closes = closing_brackets(paragraph, code);
+  const LineIndex line_at(paragraph, first_line);
+  for (size_t i = 0; i < paragraph.size(); ++i) {
+    if (paragraph[i] != '[') continue;
+    const std::vector<InlineOption> chain = read_chain(paragraph, i, closes, line_at, context);
+    if (chain.empty()) continue;
+    if (context.variants) context.variants->push_back(inline_choice(chain, line_at(i), context));
+    i = chain.back().end - 1;
+  }
+}
 
 std::string weave_inline(const std::string& line, int first_line, InlineContext& context) {
   const CodeRanges code =
@@ -202,47 +290,17 @@ std::string weave_inline(const std::string& line, int first_line, InlineContext&
   size_t i = 0;
   // A paragraph's lines are woven together, so a span may wrap; messages name the line it starts
   // on.
-  auto line_at = [&](size_t position) {
-    return first_line + static_cast<int>(std::count(line.begin(), line.begin() + position, '\n'));
-  };
+  const LineIndex line_at(line, first_line);
   auto error = [&](const std::string& what) {
     context.diagnostics->error(context.file, line_at(i), what);
   };
   // The inline form's variants: what is not woven of them (a variant not chosen, the brackets and
   // attributes of the one chosen), by where it starts.
   std::map<size_t, size_t> skips;
-  auto attributes_at = [&](size_t open) -> std::optional<std::pair<size_t, size_t>> {
-    const size_t close = open < line.size() && line[open] == '[' ? closes[open] : std::string::npos;
-    if (close == std::string::npos || close + 1 >= line.size() || line[close + 1] != '{')
-      return std::nullopt;
-    const size_t end = line.find('}', close + 1);
-    if (end == std::string::npos) return std::nullopt;
-    return std::pair{close, end + 1};
-  };
   // The chain of variant spans that starts at `i`: the first of them that holds is woven.
   auto variant_chain = [&]() {
-    std::vector<InlineOption> chain;
-    for (size_t at = i; auto found = attributes_at(at);) {
-      const auto [close, end] = *found;
-      const std::string attributes = line.substr(close + 2, end - close - 3);
-      const std::vector<std::string> classes = classes_of(attributes);
-      const bool otherwise = has(classes, ".otherwise");
-      if (!otherwise && !has(classes, ".when")) break;
-      if (!chain.empty() && chain.back().option.otherwise) break;  // the .otherwise is the last
-      chain.push_back({at, close, end,
-                       read_option(attributes, otherwise, line_at(at), context.file,
-                                   *context.diagnostics)});
-      at = end;
-    }
-    if (chain.front().option.otherwise)
-      error("a [...]{.otherwise} span stands right after a [...]{.when expr=\"...\"} span (no "
-            "space between): the first of them whose relation holds is woven");
-    VariantChoice choice;
-    choice.line = line_at(i);
-    choice.inline_form = true;
-    choice.parent = context.parent;
-    choice.parent_option = context.parent_option;
-    std::string unmeasured;
+    const std::vector<InlineOption> chain = read_chain(line, i, closes, line_at, context);
+    VariantChoice choice = inline_choice(chain, line_at(i), context);
     for (size_t k = 0; k < chain.size() && !choice.decided; ++k) {
       const VariantOption& o = chain[k].option;
       if (!o.otherwise && !o.parsed) {
@@ -260,9 +318,6 @@ std::string weave_inline(const std::string& line, int first_line, InlineContext&
     }
     for (size_t k = 0; k < chain.size(); ++k) {
       const InlineOption& o = chain[k];
-      const std::string text = line.substr(o.open + 1, o.close - o.open - 1);
-      choice.options.push_back(o.option);
-      choice.options.back().words = first_words(text);
       if (static_cast<int>(k) == choice.chosen) {
         skips[o.open] = o.open + 1;
         skips[o.close] = o.end;

@@ -60,4 +60,8 @@ std::string attribute_text(std::string text);
 // Weaves one paragraph (its lines joined by '\n', the first at `first_line`), so a span may wrap.
 std::string weave_inline(const std::string& paragraph, int first_line, InlineContext& context);
 
+// A paragraph in a variant not chosen (variants.h): not woven, but its inline variants are kept
+// in context.variants for the GPUs page (their relations read, not evaluated).
+void record_inline_variants(const std::string& paragraph, int first_line, InlineContext& context);
+
 }  // namespace weave

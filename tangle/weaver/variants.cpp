@@ -1,6 +1,7 @@
 #include "variants.h"
 
 #include <algorithm>
+#include <map>
 
 #include "line_shapes.h"
 #include "spans.h"
@@ -71,17 +72,34 @@ std::string report_cannot(const VariantOption& option, const Value& why, const s
   return why.message;
 }
 
-std::string first_words(const std::string& text) {
+std::string first_words(const std::string& whole) {
+  const std::string text = whole.substr(0, 400);  // enough for eight words, however it nests
   std::string plain;
-  const std::vector<size_t> closes = closing_brackets(text);
+  const std::vector<size_t> closes = closing_brackets(text, {});  // (no cmark: this is a label)
+  // the attributes of a span whose text is kept: where they end, and whether it is a variant
+  std::map<size_t, std::pair<size_t, bool>> skips;
+  size_t chain_end = std::string::npos;  // just past an inline variant: the next one is skipped
   for (size_t i = 0; i < text.size(); ++i) {
+    if (auto skip = skips.find(i); skip != skips.end()) {
+      i = skip->second.first;
+      chain_end = skip->second.second ? i + 1 : std::string::npos;
+      continue;
+    }
     const size_t close = closes[i];
     if (text[i] == '[' && close != std::string::npos && close + 1 < text.size() &&
         text[close + 1] == '{') {
       const size_t brace = text.find('}', close);
       if (brace != std::string::npos) {
-        plain += text.compare(close + 2, 2, ".m") == 0 ? "…" : text.substr(i + 1, close - i - 1);
-        i = brace;
+        const std::string attributes = text.substr(close + 2, brace - close - 2);
+        const bool variant = attributes.find(".when") != std::string::npos ||
+                             attributes.find(".otherwise") != std::string::npos;
+        const bool skipped = attributes.starts_with(".m") || (variant && i == chain_end);
+        if (attributes.starts_with(".m")) plain += "…";
+        chain_end = variant ? brace + 1 : std::string::npos;
+        if (skipped)
+          i = brace;
+        else
+          skips[close] = {brace, variant};  // its text read on, its brackets and attributes dropped
         continue;
       }
     }
@@ -93,7 +111,7 @@ std::string first_words(const std::string& text) {
     const size_t start = plain.find_first_not_of(' ', i);
     if (start == std::string::npos) break;
     const size_t end = std::min(plain.find(' ', start), plain.size());
-    if (++n > 8) return words + " …";
+    if (++n > 8) return words + (words.ends_with("…") ? "" : " …");  // not "… …"
     words += (words.empty() ? "" : " ") + plain.substr(start, end - start);
     i = end;
   }

@@ -9,6 +9,7 @@
 #include "output.h"
 #include "reports.h"
 #include "roofline_figure.h"
+#include "roofline_reference.h"
 #include "utf8.h"
 #include "variants_page.h"
 
@@ -201,11 +202,19 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
         place_points(c.id, book_kernels(c), roofs, static_cast<int>(placed["book"].size()) + 1);
     placed["book"].insert(placed["book"].end(), book_points.begin(), book_points.end());
   }
+  // Woven for another GPU, each roofline draws the reference's roofs and last rungs beside.
+  std::optional<ReferenceSide> reference;
+  if (book.reference && book.reference->machine && store.machine) {
+    std::vector<RooflineChapter> theirs = points;
+    for (size_t i = 0; i < woven.size(); ++i) theirs[i].kernels = woven[i].output.reference_kernels;
+    reference = reference_side(theirs, placed, *book.reference, store);
+  }
+  const ReferenceSide* beside = reference ? &*reference : nullptr;
   std::map<std::string, std::string> files;
   for (const auto& w : woven)
-    files[w.chapter->basename + ".md"] = w.output.figures.empty()
-                                             ? w.output.markdown
-                                             : annotate_figures(w.output.markdown, placed, roofs);
+    files[w.chapter->basename + ".md"] =
+        w.output.figures.empty() ? w.output.markdown
+                                 : annotate_figures(w.output.markdown, placed, roofs, beside);
   nlohmann::json book_index = book_json(woven, store, book);
   if (!others.empty()) {  // several GPUs: the page that sets them side by side
     std::vector<GpuColumn> columns = {{store.slug, &store}};
@@ -234,7 +243,7 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
   files["claims.md"] = claims_markdown(woven, store);
   files["symbols.json"] = symbols_json(woven, book).dump(2) + "\n";
   files["roofline-inputs.json"] =
-      roofline_inputs(points, store, figures.count("book") > 0).dump(2) + "\n";
+      roofline_inputs(points, store, figures.count("book") > 0, beside).dump(2) + "\n";
   return files;
 }
 

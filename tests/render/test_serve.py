@@ -144,6 +144,26 @@ class LockTest(unittest.TestCase):
         self.assertIn('the weaver failed', outcome.get('error', ''))
 
 
+
+class ServedGpuTest(unittest.TestCase):
+    """A page remade by the server is woven for the GPU the served book was made for (its figures
+    were drawn for it), not always for the reference."""
+
+    def test_the_gpu_of_the_last_weave_if_its_folder_is_there(self):
+        spec = importlib.util.spec_from_file_location('serve', SERVE)
+        serve = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(serve)
+        work = tempfile.mkdtemp(prefix='serve-gpu-test.')
+        self.addCleanup(shutil.rmtree, work, True)
+        woven, measurements = os.path.join(work, 'woven'), os.path.join(work, 'measurements')
+        os.makedirs(woven)
+        self.assertIsNone(serve.served_gpu(woven, measurements), 'no weave yet: the reference')
+        with open(os.path.join(woven, 'roofline-inputs.json'), 'w') as f:
+            json.dump({'gpu_slug': 'nvidia-h200'}, f)
+        self.assertIsNone(serve.served_gpu(woven, measurements), 'its folder is gone: the reference')
+        os.makedirs(os.path.join(measurements, 'nvidia-h200'))
+        self.assertEqual(serve.served_gpu(woven, measurements), 'nvidia-h200')
+
 if __name__ == '__main__':
     if len(sys.argv) < 2:
         sys.exit(__doc__.split('\n\n')[1].strip())

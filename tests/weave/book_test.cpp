@@ -64,6 +64,28 @@ TEST(Book, TheBoxStandsWhereAsked) {
                        "[2026-11-29]{title=\"2026-11-29T14:50:00Z\"}"));
 }
 
+// The make measure that wrote machine.json kept its time: the box says how long the run took.
+TEST(Book, TheBoxSaysHowLongTheRunTook) {
+  FixtureBook book;
+  book.replace("book/measurements/testgpu/machine.json", R"("runtime": "13.0"},)",
+               R"("runtime": "13.0", "measure_seconds": 344.96, "build_seconds": 47.0},
+  "run": {"chapters": ["1", "2", "A"], "seconds_by_chapter": {"tests": 18.5}},)");
+  auto run = book.weave();
+  ASSERT_EQ(run.status, 0) << run.printed;
+  std::string alpha = book.outputs()["1-alpha.md"];
+  EXPECT_TRUE(contains(alpha, "(max 1980 MHz); the run that measured it took 345 s for 3 chapters, "
+                              "after a build of 47 s."))
+      << alpha.substr(alpha.find("::: {.hwbox}"), 2000);
+}
+
+// A machine.json made before the run kept its time: no word of it.
+TEST(Book, NoRunTimeNoRunLine) {
+  FixtureBook book;
+  auto run = book.weave();
+  ASSERT_EQ(run.status, 0) << run.printed;
+  EXPECT_FALSE(contains(book.outputs()["1-alpha.md"], "the run that measured it"));
+}
+
 TEST(Book, MeasuredNowIsSaid) {
   FixtureBook book;
   Options options;
@@ -84,8 +106,10 @@ TEST(Book, ClaimsAreMarkedAndReported) {
   EXPECT_TRUE(contains(out["1-alpha.md"], "::: {.claim .claim-broken data-expr="));
   EXPECT_TRUE(contains(
       out["1-alpha.md"],
-      "<details class=\"claim-verdict\"><summary>**Broken on Test GPU:** This sentence needs "
-      "revisiting.</summary>\n\n- `alpha/v2_fast@1048576 : time` = 400 µs not <"));
+      "<details class=\"claim-verdict\"><summary>**On this GPU (Test GPU) the comparison does "
+          "not hold:** `alpha/v2_fast@1048576 : time` = 400 µs, not < `0.1 * "
+          "alpha/v1_naive@1048576 : time` = 100 µs. The sentence above is not borne out by this "
+          "GPU's measurements.</summary>\n\n- `alpha/v2_fast@1048576 : time` = 400 µs not <"));
   // one line, the comparisons folded under it
   EXPECT_TRUE(contains(out["1-alpha.md"],
                        "<details class=\"claim-verdict\"><summary>Holds on Test GPU.</summary>\n"));

@@ -46,6 +46,10 @@ def weaver_cases():
                             'x\n:::\n\n') * 10_000
     yield '30 000 short claims', '::: {.claim expr="1 < 2"}\nx\n:::\n\n' * 30_000  # claims.json: 18 MB
     yield '190 000 stray fences', ':::\n\n' * 190_000
+    # variants (variants.cpp): many in one paragraph, many divs, nested deep
+    yield '40 000 inline variants', '[a]{.when expr="1 < 2"}[b]{.otherwise} ' * 20_000
+    yield '15 000 variants divs', '::: {.variants}\n::: {.when expr="1 < 2"}\nx\n:::\n:::\n\n' * 15_000
+    yield '40 000 nested inline variants', '[' * 40_000 + 'x' + ']{.when expr="1 < 2"}' * 40_000
     yield '10 000 claims in block quotes', ('> ::: {.claim expr="alpha/v2_fast@2^20 : time < 1 s"}\n> x\n> :::\n\n'
                                             * 10_000)
 

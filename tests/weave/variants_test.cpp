@@ -346,5 +346,82 @@ TEST(Variants, TheGpusPageSaysWhichVariantEachGpuGot) {
   EXPECT_FALSE(contains(plain.outputs()["gpus.md"], "follows the record"));
 }
 
+TEST(InlineVariants, EachGpuGetsItsOwnWords) {
+  FixtureBook book;
+  two_gpus(book);
+  put(book, "The fast one [more than halves]{.when expr=\"" + kHalves +
+                "\"}[does not halve]{.otherwise} the time[, at [alpha/v2_fast@2^20 : time]{.m}]{.when "
+                "expr=\"" + kHalves + "\"}.");
+  ASSERT_EQ(book.weave_with(woven_for("")).status, 0);
+  std::string alpha = book.outputs()["1-alpha.md"];
+  EXPECT_TRUE(contains(alpha, "The fast one more than halves the time, at [400 µs]{.measured"))
+      << alpha;
+  ASSERT_EQ(book.weave_with(woven_for("othergpu")).status, 0);
+  alpha = book.outputs()["1-alpha.md"];
+  EXPECT_TRUE(contains(alpha, "The fast one does not halve the time.\n")) << alpha;
+}
+
+TEST(InlineVariants, AValueInAnUnchosenSpanIsNotLookedUp) {
+  FixtureBook book;
+  put(book, "It [holds]{.when expr=\"" + kHalves +
+                "\"}[fails at [alpha/v9@1 : time]{.m}]{.otherwise}.");
+  auto run = book.weave();
+  ASSERT_EQ(run.status, 0) << run.printed;
+  EXPECT_TRUE(contains(book.outputs()["1-alpha.md"], "It holds.\n"));
+}
+
+TEST(InlineVariants, ErrorsAtTheirLines) {
+  FixtureBook book;
+  put(book, "A [x]{.when expr=\"alpha/v9@1 : time < 1 s\"}[y]{.otherwise}.\n\n"
+            "B [y]{.otherwise} alone.\n\n"
+            "C [z]{.when} without a relation.");
+  auto run = book.weave();
+  EXPECT_EQ(run.status, 2);
+  auto at = [&](const std::string& part) {
+    return kChapter + ":" + std::to_string(line_of(book, part)) + ": error: ";
+  };
+  for (const std::string& expected :
+       {at("A [x]") + "variant 'alpha/v9@1 : time < 1 s': no result 'alpha/v9@1'",
+        at("B [y]") + "a [...]{.otherwise} span stands right after a [...]{.when",
+        at("C [z]") + "a variant needs its relation"})
+    EXPECT_TRUE(contains(run.printed, expected)) << expected << "\n" << run.printed;
+}
+
+TEST(InlineVariants, InsideABlockVariantAndOnTheGpusPage) {
+  FixtureBook book;
+  two_gpus(book);
+  put(book, "::: {.variants}\n::: {.when expr=\"" + kHalves + "\"}\n"
+            "Halved, [well]{.when expr=\"alpha/v2_fast@2^20 : time < 0.3 * alpha/v1_naive@2^20 : "
+            "time\"}[barely]{.otherwise}.\n:::\n"
+            "::: {.otherwise}\nNot halved.\n:::\n:::");
+  ASSERT_EQ(book.weave_with(woven_for("othergpu")).status, 0);
+  const std::string page = book.outputs()["gpus.md"];
+  const std::string inner = std::to_string(line_of(book, "Halved, [well]"));
+  const std::string outer = std::to_string(line_of(book, "::: {.variants}"));
+  EXPECT_TRUE(contains(page, "| [1](1-alpha.html) | " + inner +
+                                 " | inline: *well* | `.otherwise` (line " + inner +
+                                 "): *barely* | — (not woven: inside a variant of line " + outer +
+                                 " not chosen here) |"))
+      << page;
+  ASSERT_EQ(book.weave_with(woven_for("")).status, 0);
+  EXPECT_TRUE(contains(book.outputs()["1-alpha.md"], "Halved, barely.\n"));
+}
+
+TEST(Variants, AClaimInAVariantTheReferenceDoesNotChooseIsNotCheckedThere) {
+  FixtureBook book;
+  two_gpus(book);
+  put(book, "::: {.variants}\n::: {.when expr=\"" + kHalves + "\"}\nHalved.\n:::\n"
+            "::: {.otherwise}\n"
+            "::: {.claim expr=\"alpha/v2_fast@2^20 : time > 0.5 * alpha/v1_naive@2^20 : time\"}\n"
+            "Not halved here.\n:::\n:::\n:::");
+  ASSERT_EQ(book.weave_with(woven_for("othergpu")).status, 0);
+  const std::string alpha = book.outputs()["1-alpha.md"];
+  EXPECT_TRUE(contains(alpha, "Holds on yours, Other GPU. On the reference GPU, Test GPU, another "
+                              "variant of this passage stands here."))
+      << alpha;
+  for (const auto& claim : nlohmann::json::parse(book.outputs()["claims.json"])["claims"])
+    if (claim["text"] == "Not halved here.") EXPECT_FALSE(claim.contains("reference_status"));
+}
+
 }  // namespace
 }  // namespace weave

@@ -105,7 +105,7 @@ class ParseBenchmark(unittest.TestCase):
         self.assertEqual(results['a/b@8']['bytes']['unit'], 'B')
         self.assertEqual(results['a/b@8']['sm_clock_mhz']['unit'], 'MHz')
         self.assertNotIn('cpu_time', results['a/b@8'])
-        self.assertEqual(clocks, [1900, 1950, 1980])
+        self.assertEqual(clocks, [(1900, False), (1950, False), (1980, False)])  # no window seen
 
     def test_other_counters_have_no_unit(self):
         data = {'benchmarks': [run('a/b', 0, 1.0, time_unit='ms', throttled=0.0)]}
@@ -171,7 +171,7 @@ class ParseSampledBenchmark(unittest.TestCase):
         for name in ('converged', 'held', 'nvml', 'power_end_watts', 'samples', 'throttled'):
             self.assertEqual(result[name]['unit'], '', name)
         self.assertFalse([q for q in result if '__' in q])  # the companions are not quantities
-        self.assertEqual(clocks, [1755.0])
+        self.assertEqual(clocks, [(1755.0, False)])
 
     def test_a_median_through_microseconds_is_not_below_its_minimum(self):
         # real_time 2 us read as 2e-6 s may land a rounding below time__min written in seconds.
@@ -328,7 +328,8 @@ class ContextAndCeilings(unittest.TestCase):
         bench_context = {'gpu': 'NVIDIA H200', 'sm_count': '132', 'l2_bytes': '62914560',
                          'sm_clock_start_mhz': '1980.25', 'driver': '13.0', 'runtime': '13.0',
                          'nvcc': '13.0.88', 'host_name': 'box', 'caches': []}
-        context = measure.build_context(bench_context, [1980.0, 1700.0, 1900.0],
+        context = measure.build_context(bench_context,
+                                        [(1980.0, True), (1700.0, True), (2010.0, False), (1900.0, True)],
                                         smi=('580.159.04', 'NVIDIA H200'), nvcc='12.9.1')
         self.assertEqual(context['sm_count'], 132)
         self.assertEqual(context['sm_clock_start_mhz'], 1980.25)
@@ -338,7 +339,7 @@ class ContextAndCeilings(unittest.TestCase):
         self.assertEqual(context['nvcc'], '13.0.88')  # the binary's compiler wins
         self.assertEqual(context['sm_clock_end_mhz'], 1900.0)
         self.assertEqual(context['sm_clock_min_mhz'], 1700.0)
-        self.assertEqual(context['sm_clock_top_mhz'], 1980.0)
+        self.assertEqual(context['sm_clock_top_mhz'], 1980.0)  # 2010: read after a loop, no window
         self.assertEqual(context['host'], 'box')
         self.assertNotIn('caches', context)
 
