@@ -1,6 +1,6 @@
 // A chapter's YAML front matter, shared by the tangler and the weaver (tangle/measure/measure.py
-// applies the same rules in Python; book/SYNTAX.md states them). The block is a first line "---" and
-// the next line "---" or "...", each at column one; between them, YAML read by yaml-cpp. Every
+// applies the same rules in Python; book/SYNTAX.md states them). The block is a first line "---"
+// and the next line "---" or "...", each at column one; between them, YAML read by yaml-cpp. Every
 // scalar is kept as written (no number or boolean conversion); `~`, `null` or nothing is absent.
 // Each field and each error names its line in the chapter, so errors read chapter.md:LINE.
 #pragma once

@@ -59,10 +59,10 @@ std::string run_line(const Machine* machine) {
   };
   std::string measure = seconds("measure_seconds"), build = seconds("build_seconds");
   if (measure.empty()) return "";
-  std::string chapters =
-      machine->run_chapters == 1 ? " for 1 chapter"
-      : machine->run_chapters > 1 ? " for " + std::to_string(machine->run_chapters) + " chapters"
-                                  : "";
+  std::string chapters = machine->run_chapters == 1 ? " for 1 chapter"
+                         : machine->run_chapters > 1
+                             ? " for " + std::to_string(machine->run_chapters) + " chapters"
+                             : "";
   return "the run that measured it took " + measure + chapters +
          (build.empty() ? "" : ", after a build of " + build);
 }
@@ -149,8 +149,9 @@ std::vector<std::string> render_box(const BoxInput& in, Diagnostics& diagnostics
   if (!in.fm->symbols.empty()) {
     if (in.reference) {
       out.push_back("| symbol | meaning | " + yours.gpu + " (yours), " + yours.date.substr(0, 10) +
-                    " | " + theirs.gpu + " (" + (ceilings_stale ? "reference, stale" : "reference") +
-                    "), " + theirs.date.substr(0, 10) + " |");
+                    " | " + theirs.gpu + " (" +
+                    (ceilings_stale ? "reference, stale" : "reference") + "), " +
+                    theirs.date.substr(0, 10) + " |");
       out.push_back("|:--|:--|--:|--:|");
     } else {
       out.push_back("| symbol | meaning | this generation |");

@@ -228,8 +228,8 @@ class ChapterWeaver {
         return;
       case DivKind::claim: {
         // in a variant the reference GPU does not choose, the claim is not in its book
-        const bool elsewhere = beside_ && !open_options_.empty() &&
-                               open_options_.back().reference_differs;
+        const bool elsewhere =
+            beside_ && !open_options_.empty() && open_options_.back().reference_differs;
         out_.claims.push_back(check_claim(text.substr(d.prefix), fm_.id, file_, d.line, scope_,
                                           diagnostics_, elsewhere ? nullptr : beside_));
         out_.claims.back().reference_elsewhere = elsewhere;
@@ -246,8 +246,8 @@ class ChapterWeaver {
         if (auto closed = divs.close(d)) {
           while (!open_options_.empty() && open_options_.back().line >= closed->line)
             open_options_.pop_back();
-          if (closed->variants >= 0) close_variants(out_.variants[closed->variants], closed->dropped,
-                                                    prefix);
+          if (closed->variants >= 0)
+            close_variants(out_.variants[closed->variants], closed->dropped, prefix);
           if (const int claim = closed->claim; claim >= 0) {
             const std::string gpu = record_                ? record_->gpu
                                     : book_.store->machine ? book_.store->machine->gpu
@@ -285,8 +285,9 @@ class ChapterWeaver {
     const std::string name = otherwise ? "::: {.otherwise}" : "::: {.when}";
     if (!parent) {
       diagnostics_.error(file_, d.line,
-                         name + " stands only directly inside a ::: {.variants} div (of its own "
-                                "block quote or list item): open one around it");
+                         name +
+                             " stands only directly inside a ::: {.variants} div (of its own "
+                             "block quote or list item): open one around it");
       divs.open(d);
       return;
     }
@@ -306,8 +307,8 @@ class ChapterWeaver {
       chosen = tried.outcome == Tried::Outcome::holds;
       choice.decided = tried.outcome != Tried::Outcome::fails;
       if (tried.outcome == Tried::Outcome::cannot && option.parsed)
-        choice.problem = report_cannot(option, tried.why, file_, diagnostics_,
-                                       inline_context_.unmeasured_lines);
+        choice.problem =
+            report_cannot(option, tried.why, file_, diagnostics_, inline_context_.unmeasured_lines);
     }
     choice.options.push_back(option);
     const int index = static_cast<int>(choice.options.size()) - 1;
@@ -325,8 +326,8 @@ class ChapterWeaver {
     o.choice = true;
     o.dropped = !chosen;
     divs.push(o);
-    open_options_.push_back(
-        {d.line, number, index, text.substr(0, d.prefix), parent_differs || theirs.chosen != index});
+    open_options_.push_back({d.line, number, index, text.substr(0, d.prefix),
+                             parent_differs || theirs.chosen != index});
     if (chosen) lines_.push_back(text);
   }
 
@@ -338,8 +339,10 @@ class ChapterWeaver {
                          "this ::: {.variants} div holds no ::: {.when expr=\"...\"}: give it its "
                          "variants, or remove it");
     if (!dropped && choice.chosen < 0 && !choice.problem.empty())
-      emit(prefix, "[Not yet measured: which passage stands here depends on values not recorded "
-                   "yet (" + choice.problem + ").]{.unmeasured}");
+      emit(prefix,
+           "[Not yet measured: which passage stands here depends on values not recorded "
+           "yet (" +
+               choice.problem + ").]{.unmeasured}");
   }
 
   // Prose directly inside a ::: {.variants} div, outside its options: an error (once a paragraph).
@@ -390,7 +393,7 @@ class ChapterWeaver {
   struct OpenOption {
     int line = 0;  // its fence
     int choice = 0, option = 0;
-    std::string prefix;  // its container's marks
+    std::string prefix;              // its container's marks
     bool reference_differs = false;  // the reference GPU's records choose another variant here
   };
   struct ReferencePick {
@@ -398,8 +401,8 @@ class ChapterWeaver {
     int chosen = -1;
   };
   std::map<int, ReferencePick> reference_picks_;  // the reference's choice, by choice number
-  std::vector<OpenOption> open_options_;     // the .when/.otherwise divs open, innermost last
-  std::string paragraph_;                    // prose lines waiting to be woven together
+  std::vector<OpenOption> open_options_;          // the .when/.otherwise divs open, innermost last
+  std::string paragraph_;                         // prose lines waiting to be woven together
   int paragraph_line_ = 0;
   bool paragraph_dropped_ = false;  // it stands in a variant not chosen
 };

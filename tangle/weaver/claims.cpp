@@ -178,11 +178,12 @@ std::string broken_summary(const ClaimResult& c, const std::string& gpu,
     which = std::to_string(failing) + " of its " + std::to_string(n) + " comparisons " +
             (failing == 1 ? "does" : "do") + " not hold";
   std::string summary = "**On this GPU" + (gpu.empty() ? "" : " (" + gpu + ")") + " " + which +
-                        ":** " + failing_comparisons(e) +
-                        stale_mark(e) + ".";
+                        ":** " + failing_comparisons(e) + stale_mark(e) + ".";
   if (c.reference_elsewhere)
-    return summary + " The passage around it was chosen by this GPU's records; on the reference "
-                     "GPU, " + html_text(reference_gpu) + ", another variant stands here.";
+    return summary +
+           " The passage around it was chosen by this GPU's records; on the reference "
+           "GPU, " +
+           html_text(reference_gpu) + ", another variant stands here.";
   if (!c.reference_status)
     return summary + " The sentence above is not borne out by this GPU's measurements.";
   const std::string ref = html_text(reference_gpu);
@@ -211,7 +212,8 @@ ReferenceVerdict reference_verdict(const ClaimResult& c, const std::string& refe
   const std::string stale = stale_mark(e);
   switch (*c.reference_status) {
     case ClaimResult::Status::holds:
-      return {on + "held" + stale + ".", on.substr(1) + "held" + stale + ".\n\n" + comparisons_list(e)};
+      return {on + "held" + stale + ".",
+              on.substr(1) + "held" + stale + ".\n\n" + comparisons_list(e)};
     case ClaimResult::Status::broken:
       return {on + "broken too" + stale + ".",
               on.substr(1) + "broken too" + stale + ".\n\n" + comparisons_list(e)};
@@ -246,7 +248,8 @@ std::string claim_verdict(const ClaimResult& c, const std::string& gpu,
           ? ReferenceVerdict{" On the reference GPU, " + html_text(reference_gpu) +
                                  ", another variant of this passage stands here.",
                              ""}
-          : beside ? reference_verdict(c, reference_gpu) : ReferenceVerdict{};
+      : beside ? reference_verdict(c, reference_gpu)
+               : ReferenceVerdict{};
   std::string on = gpu.empty() ? "this GPU" : html_text(gpu);
   if (beside) on = "yours, " + on;
   const bool broken = c.status == ClaimResult::Status::broken;
@@ -263,8 +266,8 @@ std::string claim_verdict(const ClaimResult& c, const std::string& gpu,
   else if (c.status == ClaimResult::Status::not_checked)
     summary = "Not checked on " + on + ": " + c.evaluation.result.message + ".";
   else if (c.status == ClaimResult::Status::holds)
-    summary = "Holds on " + on + counted(comparisons_count(c.evaluation), stale_mark(c.evaluation)) +
-              ".";
+    summary =
+        "Holds on " + on + counted(comparisons_count(c.evaluation), stale_mark(c.evaluation)) + ".";
   else
     summary = broken_summary(c, html_text(gpu), reference_gpu);
   if (!measured && after.body.empty()) return open + summary + after.summary + close;

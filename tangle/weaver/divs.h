@@ -31,10 +31,10 @@ class DivStack {
  public:
   struct Open {
     int line = 0, container = 0;
-    int claim = -1;     // the caller's number for a claim, or -1
-    int variants = -1;  // the caller's number for a ::: {.variants} div, or -1
-    bool choice = false;    // a .when or .otherwise child of a .variants div
-    bool dropped = false;   // not woven: a variant not chosen, or a div inside one
+    int claim = -1;        // the caller's number for a claim, or -1
+    int variants = -1;     // the caller's number for a ::: {.variants} div, or -1
+    bool choice = false;   // a .when or .otherwise child of a .variants div
+    bool dropped = false;  // not woven: a variant not chosen, or a div inside one
   };
 
   DivStack(const std::string& file, Diagnostics& diagnostics)

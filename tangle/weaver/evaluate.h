@@ -31,7 +31,6 @@ struct TermValue {
   std::string measured;
 };
 
-
 // One comparison of a claim with both sides' values, so a broken claim can show them.
 struct Comparison {
   std::string left_text, op, right_text;

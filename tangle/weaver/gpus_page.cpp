@@ -109,8 +109,7 @@ std::string gpus_page(const std::vector<const Chapter*>& chapters, std::vector<G
                     (g.slug == woven ? " (this book)" : "") + " | `" + g.slug + "` | " +
                     (m && !m->date.empty() ? m->date.substr(0, 10) : "—") +
                     (m && m->stale ? " (**stale**: the harness's code has changed since)" : "") +
-                    " | " +
-                    (m ? clocks(m->context) : "—") + " | " + sms + " | " +
+                    " | " + (m ? clocks(m->context) : "—") + " | " + sms + " | " +
                     ceiling("copy_bandwidth") + " | " + ceiling("fp32_fma_rate") + " | " +
                     ceiling("bf16_tensor_rate") + " |");
   }

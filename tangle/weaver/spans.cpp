@@ -208,9 +208,9 @@ class LineIndex {
       newlines_.push_back(i);
   }
   int operator()(size_t position) const {
-    return first_line_ + static_cast<int>(std::lower_bound(newlines_.begin(), newlines_.end(),
-                                                           position) -
-                                          newlines_.begin());
+    return first_line_ +
+           static_cast<int>(std::lower_bound(newlines_.begin(), newlines_.end(), position) -
+                            newlines_.begin());
   }
 
  private:
@@ -234,9 +234,9 @@ std::vector<InlineOption> read_chain(const std::string& line, size_t i,
     const bool otherwise = has(classes, ".otherwise");
     if (!otherwise && !has(classes, ".when")) break;
     if (!chain.empty() && chain.back().option.otherwise) break;  // the .otherwise is the last
-    chain.push_back({at, close, brace + 1,
-                     read_option(attributes, otherwise, line_at(at), context.file,
-                                 *context.diagnostics)});
+    chain.push_back(
+        {at, close, brace + 1,
+         read_option(attributes, otherwise, line_at(at), context.file, *context.diagnostics)});
     // its first words (a few hundred bytes give eight words, whatever it holds)
     chain.back().option.words = first_words(line.substr(at + 1, std::min(close - at - 1, kWords)));
     at = brace + 1;
@@ -263,8 +263,7 @@ VariantChoice inline_choice(const std::vector<InlineOption>& chain, int line,
 
 }  // namespace
 
-void record_inline_variants(const std::string& paragraph, int first_line,
-                            InlineContext& context) {
+void record_inline_variants(const std::string& paragraph, int first_line, InlineContext& context) {
   const CodeRanges code = context.code_spans
                               ? code_ranges(*context.code_spans, paragraph, first_line)
                               : code_of(paragraph);

@@ -41,8 +41,8 @@ std::vector<std::string> Manifest::files_under(const std::string& folder) const 
 }
 
 // A tangled file's bytes less its `#line` directives: they move whenever prose above a block grows
-// or shrinks, and a prose edit must not make a chapter's numbers look stale. (tangle/measure/measure.py
-// hashes the same way; book/CONVENTIONS.md states the rule.)
+// or shrinks, and a prose edit must not make a chapter's numbers look stale.
+// (tangle/measure/measure.py hashes the same way; book/CONVENTIONS.md states the rule.)
 static std::string code_bytes(const std::string& bytes) {
   std::string code;
   code.reserve(bytes.size());

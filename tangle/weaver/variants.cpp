@@ -62,8 +62,7 @@ std::string report_cannot(const VariantOption& option, const Value& why, const s
   }
   if (why.state == Value::State::unmeasured)  // skipped, failed or not counted on this GPU
     diagnostics.error(file, option.line,
-                      "variant '" + option.expr + "' cannot be chosen on this GPU: " +
-                          why.message +
+                      "variant '" + option.expr + "' cannot be chosen on this GPU: " + why.message +
                           "; a variant is chosen by values every GPU the book is woven for "
                           "records: choose by others (a machine ceiling, a timing every GPU "
                           "runs), or measure it on this GPU");

@@ -46,10 +46,10 @@ std::string variants_section(const std::vector<WovenChapter>& chapters,
                              const std::vector<GpuColumn>& gpus, const BookContext& book) {
   std::string header = "| chapter | line | passage |", rule = "|:--|--:|:--|";
   for (const GpuColumn& g : gpus) {
-    header += " " +
-              (g.store->machine && !g.store->machine->gpu.empty() ? g.store->machine->gpu
-                                                                  : g.slug) +
-              " `" + g.slug + "` |";
+    header +=
+        " " +
+        (g.store->machine && !g.store->machine->gpu.empty() ? g.store->machine->gpu : g.slug) +
+        " `" + g.slug + "` |";
     rule += ":--|";
   }
   std::string rows;

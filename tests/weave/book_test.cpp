@@ -73,8 +73,9 @@ TEST(Book, TheBoxSaysHowLongTheRunTook) {
   auto run = book.weave();
   ASSERT_EQ(run.status, 0) << run.printed;
   std::string alpha = book.outputs()["1-alpha.md"];
-  EXPECT_TRUE(contains(alpha, "(max 1980 MHz); the run that measured it took 345 s for 3 chapters, "
-                              "after a build of 47 s."))
+  EXPECT_TRUE(contains(alpha,
+                       "(max 1980 MHz); the run that measured it took 345 s for 3 chapters, "
+                       "after a build of 47 s."))
       << alpha.substr(alpha.find("::: {.hwbox}"), 2000);
 }
 
@@ -107,9 +108,9 @@ TEST(Book, ClaimsAreMarkedAndReported) {
   EXPECT_TRUE(contains(
       out["1-alpha.md"],
       "<details class=\"claim-verdict\"><summary>**On this GPU (Test GPU) the comparison does "
-          "not hold:** `alpha/v2_fast@1048576 : time` = 400 µs, not < `0.1 * "
-          "alpha/v1_naive@1048576 : time` = 100 µs. The sentence above is not borne out by this "
-          "GPU's measurements.</summary>\n\n- `alpha/v2_fast@1048576 : time` = 400 µs not <"));
+      "not hold:** `alpha/v2_fast@1048576 : time` = 400 µs, not < `0.1 * "
+      "alpha/v1_naive@1048576 : time` = 100 µs. The sentence above is not borne out by this "
+      "GPU's measurements.</summary>\n\n- `alpha/v2_fast@1048576 : time` = 400 µs not <"));
   // one line, the comparisons folded under it
   EXPECT_TRUE(contains(out["1-alpha.md"],
                        "<details class=\"claim-verdict\"><summary>Holds on Test GPU.</summary>\n"));

@@ -69,9 +69,10 @@ TEST(Stale, ASecondGpusStaleRecordIsMarkedWhereverItsNumbersAppear) {
     EXPECT_TRUE(contains(alpha, part)) << part << "\n" << alpha;
   EXPECT_FALSE(contains(alpha, "::: {.hwbox .stale")) << alpha;  // this GPU's own are current
   const std::string page = book.outputs()["gpus.md"];
-  EXPECT_TRUE(contains(page, "| *measured; SM clock, start / end* | 2026-11-29 (**stale**: "
-                             "measured with the chapter's code of that date, which has changed "
-                             "since); 1980 / 1965 MHz (max 1980) | 2026-11-29; 1980"))
+  EXPECT_TRUE(contains(page,
+                       "| *measured; SM clock, start / end* | 2026-11-29 (**stale**: "
+                       "measured with the chapter's code of that date, which has changed "
+                       "since); 1980 / 1965 MHz (max 1980) | 2026-11-29; 1980"))
       << page;
   // A strict build of othergpu does not stop on the reference's stale record.
   EXPECT_EQ(stale_errors(book.weave_with(woven_for("othergpu", true))), 0);
@@ -86,8 +87,9 @@ TEST(Stale, AValueShownBesideOneThisGpuDidNotGiveSaysItIsStale) {
   make_stale(book, "testgpu");
   ASSERT_EQ(book.weave_with(woven_for("othergpu")).status, 0);
   const std::string alpha = book.outputs()["1-alpha.md"];
-  EXPECT_TRUE(contains(alpha, "(Test GPU, stale: measured on 2026-11-29 with earlier code: "
-                              "[1.00 ms]{.measured"))
+  EXPECT_TRUE(contains(alpha,
+                       "(Test GPU, stale: measured on 2026-11-29 with earlier code: "
+                       "[1.00 ms]{.measured"))
       << alpha;
 }
 
@@ -99,9 +101,10 @@ TEST(Stale, TheWovenGpusStaleRecordStillFailsAStrictBuild) {
   ASSERT_EQ(run.status, 0) << run.printed;
   const std::string alpha = book.outputs()["1-alpha.md"];
   EXPECT_TRUE(contains(alpha, "::: {.hwbox .stale .beside}")) << alpha;
-  EXPECT_TRUE(contains(alpha, "= 500 µs (stale: measured on 2026-11-29, with code that has "
-                              "changed since). The sentence is a finding about the reference GPU, "
-                              "Test GPU, where it holds: 400 µs < 500 µs.</summary>"))
+  EXPECT_TRUE(contains(alpha,
+                       "= 500 µs (stale: measured on 2026-11-29, with code that has "
+                       "changed since). The sentence is a finding about the reference GPU, "
+                       "Test GPU, where it holds: 400 µs < 500 µs.</summary>"))
       << alpha;
   EXPECT_EQ(stale_errors(book.weave_with(woven_for("othergpu", true))), 1);
 }
