@@ -895,6 +895,38 @@ def not_timed(binary, reason):
          'error_message': reason} for name in list_benchmarks(binary)]}
 
 
+SLOWEST_SHOWN = 3
+
+
+def run_timed(command):
+    """Runs a benchmark binary, its standard output echoed line by line as it comes (Google
+    Benchmark flushes after each benchmark), and says which of its lines took longest: the time
+    from one line to the next is that benchmark's (with its repetitions, the family's), start-up
+    included in the first. A CompletedProcess with the standard error as text (undecodable bytes
+    replaced)."""
+    with tempfile.TemporaryFile() as errors:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors)
+        last = started = time.monotonic()
+        spans = []
+        for raw in process.stdout:
+            now = time.monotonic()
+            line = raw.decode('utf-8', errors='replace')
+            sys.stdout.write(line)
+            if line.strip() and not line.startswith('-'):
+                spans.append((now - last, line.split()[0]))
+            last = now
+        process.stdout.close()
+        returncode = process.wait()
+        sys.stdout.flush()
+        errors.seek(0)
+        stderr = errors.read().decode('utf-8', errors='replace')
+    slowest = sorted(spans, reverse=True)[:SLOWEST_SHOWN]
+    if slowest:
+        print(f'measure: {Path(command[0]).name} took {time.monotonic() - started:.1f} s; longest: '
+              + ', '.join(f'{name} {seconds:.1f} s' for seconds, name in slowest), flush=True)
+    return subprocess.CompletedProcess(command, returncode, None, stderr)
+
+
 def run_benchmarks(binary, scratch):
     """The binary's Google Benchmark JSON. When it dies (a crash, an uncaught exception), the runs
     it finished are kept, the benchmark it died in is added as an error run (failed with the exit
@@ -910,7 +942,7 @@ def run_benchmarks(binary, scratch):
         command = [str(binary), f'--benchmark_out={output}', '--benchmark_out_format=json']
         if remaining is not None:
             command.append(f'--benchmark_filter={outcomes.exact_filter(remaining)}')
-        completed = subprocess.run(command, stderr=subprocess.PIPE, text=True)
+        completed = run_timed(command)
         sys.stderr.write(completed.stderr)
         if completed.returncode == 0:
             data = read_json(output, 'benchmark binary')
