@@ -33,6 +33,7 @@ import json
 import math
 import os
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -42,6 +43,7 @@ from pathlib import Path
 
 import ncu
 import outcomes
+import processes
 import yaml
 
 FORMAT = 1
@@ -50,6 +52,10 @@ FORMAT = 1
 # (nothing written, or the counters failed), so make book can weave such a run.
 INCOMPLETE = 3
 ROOT = Path(__file__).resolve().parents[2]
+# The most seconds one run of a test binary, benchmark binary or peer script may take (--timeout):
+# past it, its process group is stopped and what it was running is recorded as failed.
+DEFAULT_TIME_LIMIT = 1800
+TIME_LIMIT = DEFAULT_TIME_LIMIT
 
 
 class MeasureError(Exception):
@@ -802,15 +808,21 @@ def run_tests(binary, scratch, shard=None, quiet=False):
     binary's output and the verdict's lines for the caller (run_all_tests prints them in order)."""
     tag = f'.{shard[0]}' if shard else ''
     output = Path(scratch) / f'{binary.name}{tag}.json'
-    env = dict(os.environ)
-    if shard:
-        env.update(GTEST_SHARD_INDEX=str(shard[0]), GTEST_TOTAL_SHARDS=str(shard[1]),
-                   GTEST_SHARD_STATUS_FILE=str(shard_status_file(binary, scratch, shard[0])))
+    env = processes.child_environment(dict(
+        GTEST_SHARD_INDEX=str(shard[0]), GTEST_TOTAL_SHARDS=str(shard[1]),
+        GTEST_SHARD_STATUS_FILE=str(shard_status_file(binary, scratch, shard[0]))) if shard else None)
     if not quiet:
         print(f'measure: {binary} (tests)', flush=True)
-    completed = subprocess.run([str(binary), f'--gtest_output=json:{output}', '--gtest_brief=1'],
-                               env=env, stdout=subprocess.PIPE if quiet else None,
-                               stderr=subprocess.STDOUT if quiet else None)
+    command = [str(binary), f'--gtest_output=json:{output}', '--gtest_brief=1']
+    with processes.Child(command, TIME_LIMIT, env=env, stdout=subprocess.DEVNULL if quiet else None,
+                         stderr=subprocess.STDOUT if quiet else None) as child:
+        child.process.wait()
+    completed = child.process
+    if child.timed_out:
+        counts = {'passed': 0, 'failed': 0, 'skipped': 0}
+        print(f'measure: error: {binary}: timed out after {TIME_LIMIT} s (--timeout); stopped',
+              file=sys.stderr, flush=True)
+        return counts, f'not timed: tests of {binary.name} timed out after {TIME_LIMIT} s'
     if not output.is_file() and completed.returncode != 0:
         counts = {'passed': 0, 'failed': 0, 'skipped': 0}
         return counts, (f'{binary.name} exited with status {completed.returncode} before writing '
@@ -883,16 +895,14 @@ def run_all_tests(binaries, scratch, jobs, shards):
 
 def list_benchmarks(binary):
     try:
-        return outcomes.list_benchmarks(binary)
+        return outcomes.list_benchmarks(binary, TIME_LIMIT)
     except RuntimeError as error:
         raise MeasureError(f'{error}; build it again (make build) and run make measure again')
 
 
 def not_timed(binary, reason):
     """Google Benchmark JSON in which every benchmark of the binary failed with this reason."""
-    return {'context': {}, 'benchmarks': [
-        {'name': name, 'run_name': name, 'run_type': 'iteration', 'error_occurred': True,
-         'error_message': reason} for name in list_benchmarks(binary)]}
+    return {'context': {}, 'benchmarks': [error_run(name, reason) for name in list_benchmarks(binary)]}
 
 
 SLOWEST_SHOWN = 3
@@ -902,80 +912,145 @@ def run_timed(command):
     """Runs a benchmark binary, its standard output echoed line by line as it comes (Google
     Benchmark flushes after each benchmark), and says which of its lines took longest: the time
     from one line to the next is that benchmark's (with its repetitions, the family's), start-up
-    included in the first. A CompletedProcess with the standard error as text (undecodable bytes
-    replaced)."""
+    included in the first. A CompletedProcess with the last processes.TAIL_BYTES of the standard
+    error as text (undecodable bytes replaced), `timed_out` (stopped at TIME_LIMIT) and
+    `stderr_size`."""
     with tempfile.TemporaryFile() as errors:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors)
-        last = started = time.monotonic()
-        spans = []
-        for raw in process.stdout:
-            now = time.monotonic()
-            line = raw.decode('utf-8', errors='replace')
-            sys.stdout.write(line)
-            if line.strip() and not line.startswith('-'):
-                spans.append((now - last, line.split()[0]))
-            last = now
-        process.stdout.close()
-        returncode = process.wait()
+        with processes.Child(command, TIME_LIMIT, stdout=subprocess.PIPE, stderr=errors) as child:
+            last = started = time.monotonic()
+            spans = []
+            for raw in child.process.stdout:
+                now = time.monotonic()
+                line = raw.decode('utf-8', errors='replace')
+                sys.stdout.write(line)
+                if line.strip() and not line.startswith('-'):
+                    spans.append((now - last, line.split()[0]))
+                last = now
+            child.process.stdout.close()
+            returncode = child.process.wait()
         sys.stdout.flush()
-        errors.seek(0)
-        stderr = errors.read().decode('utf-8', errors='replace')
+        stderr, size = processes.read_tail(errors)
     slowest = sorted(spans, reverse=True)[:SLOWEST_SHOWN]
     if slowest:
         print(f'measure: {Path(command[0]).name} took {time.monotonic() - started:.1f} s; longest: '
               + ', '.join(f'{name} {seconds:.1f} s' for seconds, name in slowest), flush=True)
-    return subprocess.CompletedProcess(command, returncode, None, stderr)
+    completed = subprocess.CompletedProcess(command, returncode, None, stderr)
+    completed.timed_out, completed.stderr_size = child.timed_out, size
+    return completed
 
 
 def run_benchmarks(binary, scratch):
-    """The binary's Google Benchmark JSON. When it dies (a crash, an uncaught exception), the runs
-    it finished are kept, the benchmark it died in is added as an error run (failed with the exit
-    status, or skipped when the exception said "skipped: "), and the rest run again in a new
-    process, until every benchmark has run or been so recorded."""
+    """The binary's Google Benchmark JSON, with a run or an outcome for every benchmark it lists.
+    When it dies (a crash, an uncaught exception) or runs past TIME_LIMIT, the runs it finished are
+    kept, the benchmark it was in is added as an error run (failed with the exit status or the time
+    limit, or skipped when the exception said "skipped: "), and the rest run again in a new process,
+    until every benchmark has run or been so recorded. A benchmark it lists but neither ran nor
+    reported, though it exited 0, is recorded as failed: never a silently shorter record."""
     print(f'measure: {binary} (benchmarks)', flush=True)
     merged = {'context': {}, 'benchmarks': []}
-    remaining = None  # None: all of them
+    remaining, batch = None, None  # the first process runs them all, with no filter
     attempt = 0
-    while True:  # ends: each attempt that fails leaves at least one benchmark fewer to run
+    while True:  # ends: each process leaves at least its batch's first benchmark run or recorded
         attempt += 1
-        output = Path(scratch) / f'{binary.name}.{attempt}.json'
-        command = [str(binary), f'--benchmark_out={output}', '--benchmark_out_format=json']
-        if remaining is not None:
-            command.append(f'--benchmark_filter={outcomes.exact_filter(remaining)}')
-        completed = run_timed(command)
-        sys.stderr.write(completed.stderr)
-        if completed.returncode == 0:
-            data = read_json(output, 'benchmark binary')
-        else:
-            text = output.read_text(encoding='utf-8', errors='replace') if output.is_file() else ''
-            data = outcomes.read_partial_benchmark_json(text)
-        if not merged['context']:
-            merged['context'] = data.get('context', {})
-        runs = data.get('benchmarks', [])
-        merged['benchmarks'].extend(runs)
-        if completed.returncode == 0:
-            return merged
-        if not data.get('context'):  # the reporter writes it first: the binary died before any run
-            raise MeasureError(f'{binary}: {outcomes.crash_message(completed.returncode, completed.stderr)}'
-                               ', before its first benchmark; see its output above')
+        data, completed = run_benchmark_process(binary, scratch, attempt, batch)
+        stop = stop_reason(completed)
+        if stop and not data.get('context'):  # the reporter writes it first: died before any run
+            raise MeasureError(f'{binary}: {stop}, before its first benchmark; see its output above')
         if remaining is None:
             remaining = list_benchmarks(binary)
+        if not merged['context']:
+            merged['context'] = data.get('context', {})
+        merged['benchmarks'].extend(data['benchmarks'])
+        asked = remaining if batch is None else batch
         finished = {result_key(str(run.get('run_name', run.get('name', ''))))
-                    for run in runs if isinstance(run, dict)}
-        remaining = [name for name in remaining if result_key(name) not in finished]
-        reason = outcomes.crash_message(completed.returncode, completed.stderr)
-        print(f'measure: error: {binary}: {reason}', file=sys.stderr)
-        if not remaining:  # it died on the way out: every result is whole, keep them
-            print(f'measure: error: {binary} died after its last benchmark; its results are kept. '
-                  'Run it alone to see why.', file=sys.stderr)
-            return merged
-        crashed, remaining = remaining[0], remaining[1:]
-        merged['benchmarks'].append({'name': crashed, 'run_name': crashed, 'run_type': 'iteration',
-                                     'error_occurred': True, 'error_message': reason})
+                    for run in data['benchmarks'] if isinstance(run, dict)}
+        unfinished = [name for name in asked if result_key(name) not in finished]
+        later = remaining[len(asked):]
+        if not stop:
+            merged['benchmarks'].extend(error_run(name, NOT_RUN) for name in unfinished)
+            if unfinished:
+                print(f'measure: error: {binary} exited 0 without running {len(unfinished)} of the '
+                      f'benchmarks it lists ({unfinished[0]}, ...); recorded as failed',
+                      file=sys.stderr)
+            unfinished = []
+        else:
+            unfinished = record_the_stop(binary, stop, unfinished, merged)
+        remaining = unfinished + later
         if not remaining:
             return merged
-        print(f'measure: {crashed} recorded as not measured; running the {len(remaining)} '
-              'benchmark(s) after it in a new process', file=sys.stderr)
+        batch = filter_batch(remaining)
+        print(f'measure: running the {len(remaining)} benchmark(s) after it in a new process'
+              + (f' ({len(batch)} in the first: a filter is at most {FILTER_BYTES} bytes)'
+                 if len(batch) < len(remaining) else ''), file=sys.stderr)
+
+
+# The reason of a benchmark a binary lists but did not run, though it exited 0 (its filter or a
+# BENCHMARK_* variable, a registration that runs nothing, a reporter that lost it: tools.md MS02).
+NOT_RUN = 'the binary exited 0 without running it'
+# The longest --benchmark_filter argument of a re-run: Linux refuses one of 128 KiB (tools.md MS06).
+FILTER_BYTES = 100_000
+
+
+def error_run(name, reason):
+    """A Google Benchmark run of `name` that reported this error."""
+    return {'name': name, 'run_name': name, 'run_type': 'iteration', 'error_occurred': True,
+            'error_message': reason}
+
+
+def filter_batch(names):
+    """The longest prefix of `names` whose exact filter fits FILTER_BYTES (at least one name)."""
+    size = len('^()$')
+    for count, name in enumerate(names):
+        size += len(outcomes.exact_filter([name]).encode('utf-8')) - len('^()$') + 1
+        if size > FILTER_BYTES and count > 0:
+            return names[:count]
+    return names
+
+
+def run_benchmark_process(binary, scratch, attempt, batch):
+    """(its Google Benchmark JSON, whole or as far as it got, the CompletedProcess) of one process
+    of the binary, over the benchmarks of `batch` (None: all)."""
+    output = Path(scratch) / f'{binary.name}.{attempt}.json'
+    command = [str(binary), f'--benchmark_out={output}', '--benchmark_out_format=json']
+    if batch is not None:
+        command.append(f'--benchmark_filter={outcomes.exact_filter(batch)}')
+    completed = run_timed(command)
+    if completed.stderr_size > len(completed.stderr.encode('utf-8', errors='replace')):
+        print(f'measure: {binary.name} wrote {completed.stderr_size} bytes to standard error; '
+              'the last of them:', file=sys.stderr)
+    sys.stderr.write(completed.stderr)
+    if completed.returncode == 0 and not completed.timed_out:
+        data = read_json(output, 'benchmark binary')
+        if not isinstance(data, dict) or not isinstance(data.get('benchmarks'), list):
+            raise MeasureError(f'{output}: not Google Benchmark JSON (no "benchmarks" list); '
+                               f'{binary} wrote it')
+        return data, completed
+    text = output.read_text(encoding='utf-8', errors='replace') if output.is_file() else ''
+    return outcomes.read_partial_benchmark_json(text), completed
+
+
+def stop_reason(completed):
+    """Why a benchmark process stopped before its end (its time limit, a crash), or None."""
+    if completed.timed_out:
+        return (f'the benchmark binary timed out after {TIME_LIMIT} s while running it '
+                '(make measure\'s limit, --timeout)')
+    if completed.returncode != 0:
+        return outcomes.crash_message(completed.returncode, completed.stderr)
+    return None
+
+
+def record_the_stop(binary, reason, unfinished, merged):
+    """A process that died or timed out: the benchmark it was in (the first unfinished) is added
+    to `merged` as an error run; the names left to run are returned."""
+    print(f'measure: error: {binary}: {reason}', file=sys.stderr)
+    if not unfinished:  # it died on the way out: every result is whole, keep them
+        print(f'measure: error: {binary} died after its last benchmark; its results are kept. '
+              'Run it alone to see why.', file=sys.stderr)
+        return []
+    merged['benchmarks'].append(error_run(unfinished[0], reason))
+    if len(unfinished) > 1:
+        print(f'measure: {unfinished[0]} recorded as not measured', file=sys.stderr)
+    return unfinished[1:]
 
 
 class PeerFailed(Exception):
@@ -1019,7 +1094,10 @@ def run_peer(root, script, where):
     if not path.is_file():
         raise MeasureError(f'{where}: peers: names {script}, which is not a file; run make tangle')
     print(f'measure: {script} (peer)', flush=True)
-    completed = subprocess.run([sys.executable, str(path)], capture_output=True, text=True)
+    completed = processes.run([sys.executable, str(path)], TIME_LIMIT)
+    if completed.timed_out:
+        raise PeerFailed(f'the peer script timed out after {TIME_LIMIT} s (make measure\'s limit, '
+                         '--timeout) and was stopped')
     reason = (completed.stderr.strip().split('\n') or [''])[-1]
     if completed.returncode == PEER_SKIP:
         print(f'measure: peer {script} skipped: {reason}', file=sys.stderr)
@@ -1231,6 +1309,23 @@ def add_run_time(pending, spent, total, build_seconds=None):
 
 
 def main(argv=None):
+    """make measure. Ctrl-C or SIGTERM stops every child process (and its children), removes the
+    temporary files, and writes nothing (tools.md MS12, MS13): exit status 128 + the signal."""
+    progress = {'written': False}
+    with processes.stopping_children_on_signals():
+        try:
+            return measure_main(argv, progress)
+        except KeyboardInterrupt as stop:
+            signum = getattr(stop, 'signal', signal.SIGINT)
+            said = 'the records were written' if progress['written'] else 'nothing written'
+            name = '' if signum == signal.SIGINT else f' ({signal.Signals(signum).name})'
+            print(f'measure: interrupted{name}; {said}', file=sys.stderr, flush=True)
+            return 128 + signum
+
+
+def measure_main(argv, progress):
+    """main's run: {'written': True} in `progress` once the records are in place."""
+    global TIME_LIMIT
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--build', default='build', help='the CMake build folder (default: build)')
     parser.add_argument('--chapter', help='measure only this chapter (id, e.g. 3.1, or path)')
@@ -1251,7 +1346,14 @@ def main(argv=None):
     parser.add_argument('--no-counters', action='store_true',
                         help='timings only: do not run ncu over the profile: lists (a quick run, e.g. '
                              'one capped by BENCH_MEMORY_LIMIT to see what fits)')
+    parser.add_argument('--timeout', type=float, default=DEFAULT_TIME_LIMIT,
+                        help='the most seconds one run of a test binary, benchmark binary or peer '
+                             f'script may take before it is stopped (default {DEFAULT_TIME_LIMIT}); a '
+                             'benchmark it was running is recorded as failed, and the rest run')
     args = parser.parse_args(argv)
+    if not args.timeout > 0:
+        parser.error('--timeout must be a positive number of seconds')
+    TIME_LIMIT = int(args.timeout) if args.timeout == int(args.timeout) else args.timeout
     root = Path(args.root)
     out_root = Path(args.out) if args.out else root / 'book' / 'measurements'
     problems = []  # (chapter, key, status, reason) of every result skipped or failed
@@ -1289,6 +1391,7 @@ def main(argv=None):
               + f'; all {len(chapters)} chapter(s) {total:.0f} s', flush=True)
         add_run_time(pending, spent, total, args.build_seconds)
         write_records(pending)
+        progress['written'] = True
         for path, _ in pending:
             print(f'measure: wrote {path}')
     except MeasureError as error:

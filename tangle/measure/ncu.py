@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import processes
+
 METRICS_FILE = 'book/ncu-metrics.txt'
 METRIC_NAME = re.compile(r'[a-z][a-z0-9_]*__[a-z0-9_]+(\.[a-z0-9_]+)*')
 HEADER_START = '"ID","Process ID"'
@@ -191,14 +193,18 @@ def ncu_command(ncu, binary, metrics, keys, benchmark_out=None):
 def run_profiled(command, what, timeout=900, stderr_lines=None):
     """Runs a command with BENCH_PROFILE=1; its standard output (and ncu's '==' lines). Errors
     quote ncu's own. stderr_lines, a list, receives every line of standard error."""
-    environment = dict(os.environ, BENCH_PROFILE='1')
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, errors='replace', env=environment,
-                              timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise NcuError(f'{what}: ncu ran longer than {timeout} s; profile a smaller size')
+    environment = processes.child_environment({'BENCH_PROFILE': '1'})  # no BENCHMARK_*, GTEST_*
+    try:  # ncu and the binary it runs are one process group: a timeout stops both (tools.md MS04)
+        with processes.Child(command, timeout, env=environment, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE) as child:
+            out, err = child.process.communicate()
     except OSError as error:
         raise NcuError(f'{what}: cannot run {command[0]}: {error.strerror}')
+    if child.timed_out:
+        raise NcuError(f'{what}: ncu ran longer than {timeout} s; profile a smaller size')
+    done = subprocess.CompletedProcess(command, child.process.returncode,
+                                       out.decode('utf-8', errors='replace'),
+                                       err.decode('utf-8', errors='replace'))
     if done.returncode != 0:
         said = [line for line in (done.stdout + done.stderr).split('\n') if line.strip()][-8:]
         raise NcuError(f'{what}: ncu exited with status {done.returncode}: ' + ' | '.join(said))

@@ -11,8 +11,9 @@ benchmarks, the filter that runs the rest of them, and the table make measure pr
 """
 import json
 import re
-import subprocess
 import sys
+
+import processes
 
 SKIP_PREFIX = 'skipped: '
 
@@ -75,11 +76,12 @@ def read_partial_benchmark_json(text):
     return data
 
 
-def list_benchmarks(binary):
+def list_benchmarks(binary, timeout=1800):
     """The full names of a benchmark binary's benchmarks, in the order it runs them; a
-    RuntimeError naming the binary when it cannot list them."""
-    completed = subprocess.run([str(binary), '--benchmark_list_tests=true'],
-                               capture_output=True, text=True)
+    RuntimeError naming the binary when it cannot list them (within `timeout` seconds)."""
+    completed = processes.run([str(binary), '--benchmark_list_tests=true'], timeout)
+    if completed.timed_out:
+        raise RuntimeError(f'{binary}: listing its benchmarks took over {timeout} s; stopped')
     if completed.returncode != 0:
         last = (completed.stderr.strip().split('\n') or [''])[-1]
         raise RuntimeError(f'{binary}: cannot list its benchmarks (exit status '

@@ -486,8 +486,11 @@ sys.exit(1 if failed else 0)
 
 FAKE_BENCH = """#!/usr/bin/env python3
 import json, sys
-path = [a for a in sys.argv if a.startswith('--benchmark_out=')][0].split('=', 1)[1]
 runs = %r
+if '--benchmark_list_tests=true' in sys.argv:
+    print('\\n'.join(dict.fromkeys(r['name'] for r in runs)))
+    sys.exit(0)
+path = [a for a in sys.argv if a.startswith('--benchmark_out=')][0].split('=', 1)[1]
 json.dump({'context': {'gpu': 'NVIDIA H200', 'sm_count': '132', 'host_name': 'h'},
            'benchmarks': runs}, open(path, 'w'))
 """
