@@ -114,7 +114,7 @@ BENCHMARK_CAPTURE(bm_copy, warm, bench::Flush::no)
     ->Apply(bench::gpu_benchmark);
 #line 2202 "chapters/A-bench.md"
 
-#line 3346 "chapters/A-bench.md"
+#line 3348 "chapters/A-bench.md"
 void bm_memcpy(benchmark::State& state) {
   const auto bytes_per_buffer = static_cast<std::size_t>(state.range(0));
   try {
@@ -139,7 +139,7 @@ BENCHMARK(bm_memcpy)
     ->Apply(bench::gpu_benchmark);
 #line 2204 "chapters/A-bench.md"
 
-#line 3251 "chapters/A-bench.md"
+#line 3253 "chapters/A-bench.md"
 void bm_read(benchmark::State& state) {
   const auto bytes = static_cast<std::size_t>(state.range(0));
   try {
@@ -204,7 +204,7 @@ BENCHMARK(bm_l2_read)
     ->Apply(bench::gpu_benchmark);
 #line 2206 "chapters/A-bench.md"
 
-#line 3316 "chapters/A-bench.md"
+#line 3318 "chapters/A-bench.md"
 // B_smem: Arg rounds of four 16-byte shared loads per thread, every SM full.
 void bm_shared_read(benchmark::State& state) {
   const int rounds = static_cast<int>(state.range(0));
@@ -229,7 +229,7 @@ BENCHMARK(bm_shared_read)
     ->Apply(bench::gpu_benchmark);
 #line 2208 "chapters/A-bench.md"
 
-#line 3376 "chapters/A-bench.md"
+#line 3378 "chapters/A-bench.md"
 constexpr int kChaseSteps = 8192;
 constexpr double kLatencyMinSeconds = 0.01;
 
