@@ -15,7 +15,7 @@
 
 namespace method::model {
 
-#line 155 "chapters/4.1-method.md"
+#line 154 "chapters/4.1-method.md"
 constexpr double kFloatBytes = 4.0;
 
 // y = A x, A of m x n floats: m n multiply-adds; A, x and y each cross DRAM once.
@@ -29,7 +29,7 @@ constexpr double poly_flops(long long n, int degree) { return 2.0 * degree * dou
 constexpr double poly_min_bytes(long long n) { return 2.0 * kFloatBytes * double(n); }
 #line 141 "chapters/4.1-method.md"
 
-#line 172 "chapters/4.1-method.md"
+#line 171 "chapters/4.1-method.md"
 constexpr double intensity(double flops, double bytes) { return flops / bytes; }
 
 // FLOP/s the roofline allows at intensity I under a memory roof B (B/s) and a compute roof F.
@@ -57,7 +57,7 @@ constexpr double predicted_gain(double time_now, double time_predicted) {
 constexpr double ridge_degree(double F, double B) { return 4.0 * ridge(F, B); }
 #line 143 "chapters/4.1-method.md"
 
-#line 204 "chapters/4.1-method.md"
+#line 203 "chapters/4.1-method.md"
 constexpr int kWarpSize = 32;
 constexpr long long kSectorBytes = 32;
 
@@ -114,7 +114,7 @@ constexpr Loads gemv_v3_loads(long long m, long long n) {
 }
 #line 145 "chapters/4.1-method.md"
 
-#line 264 "chapters/4.1-method.md"
+#line 263 "chapters/4.1-method.md"
 // Bytes that must be in flight per SM to sustain `bandwidth` (B/s) at loaded latency `latency` (s).
 constexpr double bytes_in_flight_needed_per_sm(double bandwidth, double latency, int sm_count) {
   return bandwidth * latency / sm_count;
