@@ -34,6 +34,7 @@ import math
 import os
 import re
 import signal
+import stat
 import statistics
 import subprocess
 import sys
@@ -86,6 +87,10 @@ CHAPTER_ID = re.compile(r'[A-Za-z0-9][A-Za-z0-9._-]*')
 SRC_NAME = re.compile(r'[A-Za-z0-9_][A-Za-z0-9_-]*')
 FRONT_MATTER_FENCE = re.compile(r'---[ \t]*')
 FRONT_MATTER_CLOSE = re.compile(r'(?:---|\.\.\.)[ \t]*')
+# Ids whose record would be another file of a GPU's folder: <id>.json beside machine.json
+# (tools.md MS07: a chapter "machine" overwrote appendix A's ceilings). Compared in lower case, for
+# a file system that ignores case.
+RESERVED_IDS = {'machine'}
 
 
 def parse_front_matter(text, path):
@@ -142,6 +147,10 @@ def parse_front_matter(text, path):
     if not CHAPTER_ID.fullmatch(fields['id']) or '..' in fields['id']:
         raise MeasureError(f"{path}:{fields.lines['id']}: front matter: id {fields['id']!r} must be "
                            'letters, digits, ".", "_" or "-" (no "..", no "/"), like id: "3.1"')
+    if fields['id'].lower() in RESERVED_IDS:
+        raise MeasureError(f"{path}:{fields.lines['id']}: front matter: id {fields['id']!r} is "
+                           f"reserved: its record would be the GPU folder's {fields['id']}.json; "
+                           'choose another id')
     if fields.get('src') is not None and not SRC_NAME.fullmatch(fields['src']):
         raise MeasureError(f"{path}:{fields.lines['src']}: front matter: src {fields['src']!r} must "
                            'be one folder name under src/ (letters, digits, "_" or "-"), like '
@@ -163,16 +172,31 @@ def read_chapter_list(path):
     return chapters
 
 
+def read_chapter(path, list_path, chapter):
+    """A chapter's text. A chapter is a regular file: a FIFO or a device would block the run or
+    never end (tools.md MS16), so it is opened without waiting and refused unless regular."""
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        raise MeasureError(f'{list_path}: lists {chapter}, which cannot be read: {error.strerror}')
+    if not stat.S_ISREG(os.fstat(handle).st_mode):
+        os.close(handle)
+        raise MeasureError(f'{list_path}: lists {chapter}, which is not a regular file: a '
+                           'chapter is a Markdown file')
+    with open(handle, 'rb') as chapter_file:
+        data = chapter_file.read()
+    try:
+        return data.decode('utf-8-sig')  # a byte-order mark is no part of it
+    except UnicodeDecodeError as error:
+        raise MeasureError(f'{chapter}: byte {error.start} is not UTF-8; a chapter is UTF-8 text')
+
+
 def select_chapters(root, wanted=None):
     """[(chapter path relative to root, front matter)] in book order, or only the one wanted."""
     list_path = Path(root) / 'book' / 'chapters.txt'
     selected = []
     for chapter in read_chapter_list(list_path):
-        chapter_path = Path(root) / chapter
-        try:
-            text = chapter_path.read_text(encoding='utf-8-sig')  # a byte-order mark is no part of it
-        except OSError as error:
-            raise MeasureError(f'{list_path}: lists {chapter}, which cannot be read: {error.strerror}')
+        text = read_chapter(Path(root) / chapter, list_path, chapter)
         front = parse_front_matter(text, chapter)
         if wanted is None or wanted in (str(front['id']), chapter, Path(chapter).name):
             if front.get('src'):
@@ -459,12 +483,17 @@ def summarize_runs(samples, sampled, not_measured, source):
 
 def count_tests(data, source):
     """{'passed', 'failed', 'skipped'} and the names of the failed tests."""
-    if not isinstance(data, dict) or 'testsuites' not in data:
-        raise MeasureError(f'{source}: not GoogleTest JSON (no "testsuites")')
+    if not isinstance(data, dict) or not isinstance(data.get('testsuites'), list):
+        raise MeasureError(f'{source}: not GoogleTest JSON (no "testsuites" list)')
     counts = {'passed': 0, 'failed': 0, 'skipped': 0}
     failed = []
     for suite in data['testsuites']:
-        for test in suite.get('testsuite', []):
+        tests = suite.get('testsuite', []) if isinstance(suite, dict) else None
+        if not isinstance(tests, list) or not all(isinstance(test, dict) for test in tests):
+            raise MeasureError(f'{source}: not GoogleTest JSON (a "testsuites" entry is not an '
+                               'object whose "testsuite" is a list of tests): '
+                               f'{json.dumps(suite)[:80]}')
+        for test in tests:
             name = f'{suite.get("name", "?")}.{test.get("name", "?")}'
             if test.get('status') == 'NOTRUN':
                 continue  # disabled
@@ -530,6 +559,35 @@ def build_context(benchmark_context, clocks, smi=None, nvcc=None):
     if 'host_name' in benchmark_context:
         context['host'] = benchmark_context['host_name']
     return context
+
+
+# The weaver's rule for the words a record's box prints (tangle/weaver/measurements.cpp,
+# check_printed_words): no character Markdown or HTML reads as markup, no control character. A
+# record that breaks it is refused whole by the weaver, so make measure refuses it first (MS09).
+MARKUP = set('<>&"[]{}`*_\\|')
+PRINTED_WORDS = ('gpu', 'runtime', 'driver', 'nvcc')
+# The longest GPU name, and --gpu-slug: a folder's name (a 300-character one is no file name: MS08).
+NAME_MAX = 100
+
+
+def check_printed_words(context, where):
+    """A MeasureError naming the field when the context's GPU name is not a string of at most
+    NAME_MAX characters, or it or a version breaks the weaver's rule for printed words."""
+    gpu = context.get('gpu')
+    if not isinstance(gpu, str) or len(gpu) > NAME_MAX:
+        raise MeasureError(f'{where}: the GPU name (context.gpu, from the benchmark binary\'s '
+                           f'context or nvidia-smi) is {json.dumps(gpu)[:80]}: a GPU is named by a '
+                           f'string of at most {NAME_MAX} characters, like "NVIDIA H200". Nothing '
+                           'was written.')
+    for key in PRINTED_WORDS:
+        value = context.get(key)
+        bad = next((c for c in value if c in MARKUP or ord(c) < 0x20), None) \
+            if isinstance(value, str) else None
+        if bad is not None:
+            raise MeasureError(f'{where}: context.{key} is {json.dumps(value)[:80]}, which holds '
+                               f'{json.dumps(bad)}, a character Markdown or HTML reads as markup: '
+                               'the weaver would refuse the record (a record names its GPU and '
+                               'versions in plain words). Nothing was written.')
 
 
 def gpu_slug(name):
@@ -722,40 +780,71 @@ def write_records(records):
     a temporary file beside its target, and only then are all renamed into place. A failure before
     the renames leaves every old record as it was: never a record of this run beside one of the last.
     Each old record is kept (a hard link) until all are renamed, so a failure or an interrupt
-    between two renames puts the ones already renamed back (tools.md L4: a KeyboardInterrupt after
-    the first left A.json new beside the old machine.json)."""
+    between two renames puts the ones already renamed back (tools.md L4). Which ones were renamed
+    is read from the files (a target whose inode is its temporary's), not from a mark set after
+    each rename: an interrupt just after one lands before any mark (tools.md M25). A file that
+    cannot be written (a full disk, an unwritable --out) is a MeasureError naming the folder."""
     texts = [(Path(path), record_text(path, value)) for path, value in records]
-    staged = []  # [temporary, target, backup or None, renamed]
+    staged = []  # [temporary, target, backup or None, the temporary's (device, inode) or None]
+    folder = None
     try:
         for path, text in texts:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f'.{path.name}.', suffix='.tmp')
-            staged.append([temporary, path, None, False])
-            with os.fdopen(handle, 'w', encoding='utf-8') as out:
-                out.write(text)
-                out.flush()
-                os.fsync(out.fileno())
-            os.chmod(temporary, 0o644)  # mkstemp makes it private; a record is for everyone to read
-            if path.exists():
-                backup = Path(f'{temporary}.old')
-                os.link(path, backup)
-                staged[-1][2] = backup
-        for entry in staged:
-            os.replace(entry[0], entry[1])
-            entry[3] = True
-    except BaseException:
-        for temporary, path, backup, renamed in staged:
-            if renamed and backup is not None:
-                os.replace(backup, path)
-            elif renamed:
-                os.unlink(path)
-            for leftover in (temporary, backup):
-                if leftover is not None and os.path.exists(leftover):
-                    os.unlink(leftover)
+            folder = path.parent
+            stage_record(path, text, staged)
+        for temporary, path, _, _ in staged:
+            folder = path.parent
+            os.replace(temporary, path)
+    except BaseException as error:
+        roll_back(staged)
+        if isinstance(error, OSError):
+            raise MeasureError(f'{folder}: cannot write the records ({error.strerror or error}); '
+                               'nothing was replaced') from error
         raise
     for _, _, backup, _ in staged:
         if backup is not None and os.path.exists(backup):
             os.unlink(backup)
+
+
+def stage_record(path, text, staged):
+    """Writes `text` to a temporary file beside `path` and hard-links the old record beside it;
+    the entry is added to `staged` before anything that could fail, so roll_back sees it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f'.{path.name}.', suffix='.tmp')
+    entry = [temporary, path, None, None]
+    staged.append(entry)
+    with os.fdopen(handle, 'w', encoding='utf-8') as out:
+        status = os.fstat(out.fileno())
+        entry[3] = (status.st_dev, status.st_ino)
+        os.fchmod(out.fileno(), 0o644)  # mkstemp makes it private; a record is for everyone to read
+        out.write(text)
+        out.flush()
+        os.fsync(out.fileno())
+    if path.exists():
+        backup = Path(f'{temporary}.old')
+        os.link(path, backup)
+        entry[2] = backup
+
+
+def renamed(path, inode):
+    """Whether `path` is now the temporary file of this (device, inode)."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return False
+    return inode is not None and (status.st_dev, status.st_ino) == inode
+
+
+def roll_back(staged):
+    """Puts back the old record of every target already renamed, and removes the temporaries."""
+    for temporary, path, backup, inode in staged:
+        if renamed(path, inode):
+            if backup is not None:
+                os.replace(backup, path)
+            else:
+                os.unlink(path)
+        for leftover in (temporary, backup):
+            if leftover is not None and os.path.exists(leftover):
+                os.unlink(leftover)
 
 
 def write_json_atomic(path, value):
@@ -1228,6 +1317,7 @@ def measure_chapter(root, build, out_root, chapter, front, scratch, pending, slu
     if not gpu:
         raise MeasureError(f'{chapter}: no GPU name from the benchmark or nvidia-smi; '
                            'make measure needs a GPU')
+    check_printed_words(context, chapter)
     sources = chapter_sources(root, chapter, src)
     digest = sources_sha256(root, sources)
     date = utc_now()
@@ -1358,9 +1448,11 @@ def measure_main(argv, progress):
     out_root = Path(args.out) if args.out else root / 'book' / 'measurements'
     problems = []  # (chapter, key, status, reason) of every result skipped or failed
     try:
-        if args.gpu_slug is not None and not re.fullmatch(r'[a-z0-9]+(?:-[a-z0-9]+)*', args.gpu_slug):
-            raise MeasureError(f'--gpu-slug {args.gpu_slug!r}: a folder name is lower-case letters and '
-                               'digits joined by single hyphens, like nvidia-h200-24gib')
+        if args.gpu_slug is not None and (len(args.gpu_slug) > NAME_MAX or not re.fullmatch(
+                r'[a-z0-9]+(?:-[a-z0-9]+)*', args.gpu_slug)):
+            raise MeasureError(f'--gpu-slug {args.gpu_slug[:80]!r}: a folder name is lower-case '
+                               'letters and digits joined by single hyphens, at most '
+                               f'{NAME_MAX} characters, like nvidia-h200-24gib')
         if not Path(args.build).is_dir():
             raise MeasureError(f'{args.build}: no such build folder; run make build first')
         complete = True

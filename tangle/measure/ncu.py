@@ -15,6 +15,7 @@ start-up (its CUDA context, its inputs) is paid once. Python's standard library 
 """
 import csv
 import json
+import math
 import os
 import re
 import shutil
@@ -217,11 +218,17 @@ def run_profiled(command, what, timeout=900, stderr_lines=None):
 # ncu's CSV
 
 def to_number(text, unit, where):
-    """A value in its base unit: seconds for times, a fraction for '%', prefixes (Kbyte) undone."""
+    """A value in its base unit: seconds for times, a fraction for '%', prefixes (Kbyte) undone.
+    `where` names the CSV line and metric (the kernel is the line's). A value that is not a finite,
+    non-negative number is an NcuError: every quantity of a record is one (book/CONVENTIONS.md),
+    and the record keeps its timings without the counters (tools.md MS10, MS11)."""
     try:
         value = float(text.replace(',', ''))
     except ValueError:
         raise NcuError(f'{where}: the value "{text}" is not a number')
+    if not math.isfinite(value) or value < 0:
+        raise NcuError(f'{where}: the value "{text}" is not a finite, non-negative number; a '
+                       'counter is a count, a time, a rate or a fraction')
     if unit in TIME_UNITS:
         return value * TIME_UNITS[unit]
     if unit == '%':
@@ -279,7 +286,7 @@ def parse_metrics_csv(text, source):
         require(row, header, source, number)
         kernel_id = (row.get('Process ID', ''), row['ID'])
         kernel = kernels.setdefault(kernel_id, {'id': row['ID'], 'name': row['Kernel Name'], 'metrics': {}})
-        where = f'{source}:{number}: {row["Metric Name"]}'
+        where = f'{source}:{number}: kernel {row["ID"]} ({row["Kernel Name"][:80]}): {row["Metric Name"]}'
         kernel['metrics'][row['Metric Name']] = to_number(row['Metric Value'], row['Metric Unit'], where)
     return list(kernels.values())
 

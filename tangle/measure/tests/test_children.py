@@ -24,10 +24,11 @@ import processes  # noqa: E402
 # --benchmark_filter and, like the real library, BENCHMARK_FILTER from the environment; each
 # benchmark runs as the plan says: 'ok', 'crash' (dies in it), 'hang' (sleeps in it), 'missing'
 # (exits 0 without reporting it). `shape` replaces the JSON written ('dict': "benchmarks": {}).
+# `context` is the device context it reports (the GPU's name).
 # Its pid goes to <log>.pid, every benchmark it runs to <log>, and `noise` (bytes) to stderr.
 FAKE_BENCH = r"""#!/usr/bin/env python3
 import json, os, re, sys, time
-plan, log, noise, shape = %r, %r, %r, %r
+plan, log, noise, shape, context = %r, %r, %r, %r, %r
 open(log + '.pid', 'a').write(str(os.getpid()) + '\n')
 names = [name for name, _ in plan]
 wanted = [a.split('=', 1)[1] for a in sys.argv if a.startswith('--benchmark_filter=')]
@@ -41,9 +42,9 @@ sys.stderr.flush()
 out = [a for a in sys.argv if a.startswith('--benchmark_out=')][0].split('=', 1)[1]
 handle = open(out, 'w')
 if shape == 'dict':
-    handle.write('{"context": {"gpu": "NVIDIA H200"}, "benchmarks": {}}')
+    handle.write('{"context": ' + json.dumps(context) + ', "benchmarks": {}}')
     sys.exit(0)
-handle.write('{"context": {"gpu": "NVIDIA H200"}, "benchmarks": [\n')
+handle.write('{"context": ' + json.dumps(context) + ', "benchmarks": [\n')
 handle.flush()  # the harness's reporter writes the context first
 first = True
 for family, name in enumerate(names):
@@ -95,7 +96,8 @@ def alive(pid):
 class Book:
     """A book of one chapter, 9.9 (src fk), with a fake test and benchmark binary."""
 
-    def __init__(self, folder, plan, noise=b'', shape=None, hanging_test=False):
+    def __init__(self, folder, plan, noise=b'', shape=None, hanging_test=False,
+                 context=(('gpu', 'NVIDIA H200'),)):
         self.folder = Path(folder)
         self.root = self.folder / 'book-root'
         for part in ('book', 'chapters', 'src/fk'):
@@ -107,7 +109,7 @@ class Book:
         self.build.mkdir()
         self.log = str(self.folder / 'ran.log')
         self.out = self.folder / 'out'
-        self.write('fk_bench', FAKE_BENCH % (plan, self.log, noise, shape))
+        self.write('fk_bench', FAKE_BENCH % (plan, self.log, noise, shape, dict(context)))
         self.write('fk_test', FAKE_TEST % (hanging_test, self.log))
 
     def write(self, name, text):

@@ -564,15 +564,20 @@ class EndToEnd(unittest.TestCase):
             self.assertEqual(machine['ceilings']['dram_latency_loaded']['unit'], 's')
             self.assertEqual(machine['sources_sha256'], record['sources_sha256'])
 
-    def with_fake_ncu(self, folder, root, status=0):
-        """A chapter that asks for counters, and an ncu on PATH that prints the recorded probe."""
+    def with_fake_ncu(self, folder, root, status=0, csv=None):
+        """A chapter that asks for counters, and an ncu on PATH that prints the recorded probe
+        (or `csv`, its text)."""
         (root / 'chapters' / 'A-bench.md').write_text(
             '---\nid: "A"\ntitle: "The bench"\nsrc: bench\nprofile: ["bench/launch_latency@1"]\n---\n')
         fixtures = Path(__file__).resolve().parent / 'fixtures' / 'ncu'
         (root / 'book' / 'ncu-metrics.txt').write_text((fixtures / 'metrics.txt').read_text())
         tools = Path(folder) / 'tools'
         tools.mkdir()
-        (tools / 'ncu').write_text(FAKE_NCU % (str(fixtures / 'probe-metrics.csv'), status))
+        printed = fixtures / 'probe-metrics.csv'
+        if csv is not None:
+            printed = Path(folder) / 'printed.csv'
+            printed.write_text(csv)
+        (tools / 'ncu').write_text(FAKE_NCU % (str(printed), status))
         (tools / 'ncu').chmod(0o755)
         return mock.patch.dict(os.environ, {'PATH': f'{tools}{os.pathsep}{os.environ["PATH"]}'})
 
@@ -606,6 +611,24 @@ class EndToEnd(unittest.TestCase):
             self.assertNotIn('profiler', record)
             self.assertEqual(record['results']['bench/launch_latency@1']['time']['n'], 2)
             self.assertTrue((out / 'nvidia-h200' / 'machine.json').exists())
+
+    def test_a_counter_that_is_nan_or_negative_keeps_the_timings(self):  # MS10, MS11
+        fixtures = Path(__file__).resolve().parent / 'fixtures' / 'ncu'
+        probe = (fixtures / 'probe-metrics.csv').read_text()
+        for value in ('nan', '-5'):
+            with self.subTest(value), tempfile.TemporaryDirectory() as folder:
+                root, build = self.make_book(folder)
+                out = Path(folder) / 'out'
+                csv = probe.replace('"27,431,936"', f'"{value}"')
+                with self.with_fake_ncu(folder, root, csv=csv), mock.patch('sys.stderr') as stderr:
+                    code = measure.main(['--root', str(root), '--build', str(build), '--out', str(out)])
+                self.assertEqual(code, 1)
+                said = ''.join(call.args[0] for call in stderr.write.call_args_list)
+                self.assertIn(f'smsp__inst_executed.sum: the value "{value}" is not a finite', said)
+                self.assertIn('the record keeps its timings, without counters', said)
+                record = json.loads((out / 'nvidia-h200' / 'A.json').read_text())
+                self.assertNotIn('profiler', record)
+                self.assertEqual(record['results']['bench/launch_latency@1']['time']['n'], 2)
 
     def test_no_counters_runs_no_ncu(self):
         with tempfile.TemporaryDirectory() as folder:

@@ -176,7 +176,7 @@ class SpeedOfLight(unittest.TestCase):
         self.assertEqual(ncu.to_number('7', 'hz', 'x'), 7)
 
     def test_the_metrics_that_answered_n_a_are_refused_by_name(self):
-        with self.assertRaisesRegex(ncu.NcuError, r'speed-of-light.csv:\d+: '
+        with self.assertRaisesRegex(ncu.NcuError, r'speed-of-light.csv:\d+: kernel \d+ .*: '
                                                   r'sm__pipe_tensor_op_gmma_cycles_active.*"n/a" is not a number'):
             ncu.parse_metrics_csv(SOL, 'speed-of-light.csv')
 
@@ -205,8 +205,23 @@ class BadOutput(unittest.TestCase):
         lines = PROBE.split('\n')
         number = next(i for i, line in enumerate(lines) if 'smsp__inst_executed.sum' in line)
         lines[number] = lines[number].replace('"27,431,936"', '"n/a"')
-        with self.assertRaisesRegex(ncu.NcuError, rf'probe.csv:{number + 1}: smsp__inst_executed.sum: the value "n/a" is not a number'):
+        with self.assertRaisesRegex(ncu.NcuError, rf'probe.csv:{number + 1}: kernel 0 \(copy4.*\): '
+                                    'smsp__inst_executed.sum: the value "n/a" is not a number'):
             kernels_of('\n'.join(lines))
+
+    def test_a_value_not_finite_or_negative_names_kernel_and_metric(self):  # MS10, MS11
+        lines = PROBE.split('\n')
+        number = next(i for i, line in enumerate(lines) if 'smsp__inst_executed.sum' in line)
+        for value in ('nan', 'inf', '-inf', '1e400', '-5'):
+            with self.subTest(value):
+                changed = list(lines)
+                changed[number] = changed[number].replace('"27,431,936"', f'"{value}"')
+                with self.assertRaisesRegex(ncu.NcuError, rf'probe.csv:{number + 1}: kernel 0 '
+                                            r'\(copy4\(const float4 \*, float4 \*, unsigned long\)\): '
+                                            rf'smsp__inst_executed.sum: the value "{value}" is not a '
+                                            'finite, non-negative number'):
+                    kernels_of('\n'.join(changed))
+        self.assertEqual(ncu.to_number('0', '', 'x'), 0.0)
 
     def test_a_row_cut_short(self):
         lines = PROBE.split('\n')
