@@ -6,8 +6,10 @@ For every chapter of book/chapters.txt (or the one --chapter names, by id or pat
      are not timed: each is recorded as failed, with the failed tests' names as its reason;
   2. run <build>/<src>_bench with --benchmark_out; a benchmark that reports an error is recorded as
      skipped ("skipped: " reasons: too little memory, a feature the GPU lacks) or failed, and a
-     binary that crashes keeps what it finished, runs the rest, and records the one it died in
-     as failed (tangle/measure/outcomes.py);
+     binary that crashes or runs past --timeout keeps what it finished, runs the rest, and records
+     the one it died in as failed (tangle/measure/outcomes.py); one it lists but did not run is
+     failed too. Every child runs without BENCHMARK_* and GTEST_* in its environment, in a process
+     group of its own that a timeout, Ctrl-C or SIGTERM stops whole (tangle/measure/processes.py);
   3. reduce the per-repetition runs to medians, minima, maxima and counts, by result key;
   4. add the context (the benchmark's, nvidia-smi's driver, nvcc's version), the chapter's
      tangled sources and their SHA-256;
@@ -879,8 +881,10 @@ def find_binary(build, name):
 
 
 def read_json(path, what):
+    """A binary's JSON output; bytes that are not UTF-8 (in a test's failure message, say) are
+    read as U+FFFD, never a crash (tools.md MS03)."""
     try:
-        return json.loads(Path(path).read_text(encoding='utf-8'))
+        return json.loads(Path(path).read_text(encoding='utf-8', errors='replace'))
     except OSError as error:
         raise MeasureError(f'{path}: the {what} wrote no output: {error.strerror}')
     except json.JSONDecodeError as error:

@@ -398,7 +398,7 @@ def ranges_named(stderr_lines, keys, source):
 
 def read_benchmark_out(path, source):
     try:
-        return json.loads(Path(path).read_text(encoding='utf-8'))
+        return json.loads(Path(path).read_text(encoding='utf-8', errors='replace'))
     except (OSError, json.JSONDecodeError, RecursionError) as error:  # RecursionError: nested too deeply
         raise NcuError(f'{source}: the benchmark binary wrote no readable --benchmark_out under ncu ({error})')
 

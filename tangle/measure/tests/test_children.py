@@ -202,6 +202,20 @@ class AnyEncoding(unittest.TestCase):
                 self.assertIn('bad \ufffd\ufffd bytes', said)
                 self.assertEqual(book.record()['results']['fk/a']['time']['n'], 1)
 
+    def test_non_utf8_in_a_test_binarys_json(self):
+        with tempfile.TemporaryDirectory() as folder:
+            binary = Path(folder) / 'x_test'
+            binary.write_text(
+                f'#!{sys.executable}\nimport sys\n'
+                'path = [a for a in sys.argv if a.startswith("--gtest_output=json:")][0][20:]\n'
+                'open(path, "wb").write(b\'{"testsuites": [{"name": "S", "testsuite": [{"name": '
+                '"t", "failures": [{"failure": "\\xff"}]}]}]}\')\nsys.exit(1)\n')
+            binary.chmod(0o755)
+            with redirect_stderr(io.StringIO()), redirect_stdout(io.StringIO()):
+                counts, untimed = measure.run_tests(binary, folder)
+            self.assertEqual(counts['failed_tests'], ['S.t'])
+            self.assertIn('tests of x_test failed: S.t', untimed)
+
     def test_non_utf8_when_listing(self):
         with tempfile.TemporaryDirectory() as folder:
             binary = Path(folder) / 'x_bench'
