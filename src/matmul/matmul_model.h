@@ -264,7 +264,7 @@ constexpr double look_ahead_s(const Rung& r, int stages, double clock_hz) {
 }
 
 }  // namespace matmul::model
-#line 2964 "chapters/3.2-matmul.md"
+#line 2968 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 
