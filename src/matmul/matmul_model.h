@@ -241,7 +241,7 @@ constexpr Rung tuned_rung(TileShape s) {
 }
 
 }  // namespace matmul::model
-#line 2298 "chapters/3.2-matmul.md"
+#line 2302 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 
@@ -264,7 +264,7 @@ constexpr double look_ahead_s(const Rung& r, int stages, double clock_hz) {
 }
 
 }  // namespace matmul::model
-#line 2968 "chapters/3.2-matmul.md"
+#line 2972 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 

@@ -170,7 +170,7 @@ TEST(MatmulModel, TunedShapes) {
 
 }  // namespace
 }  // namespace matmul::model
-#line 2323 "chapters/3.2-matmul.md"
+#line 2327 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 namespace {
@@ -194,7 +194,7 @@ TEST(MatmulModel, CpAsyncRingHidesTheLatencyWithAStageToSpare) {
 
 }  // namespace
 }  // namespace matmul::model
-#line 3026 "chapters/3.2-matmul.md"
+#line 3030 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 namespace {
