@@ -1490,7 +1490,7 @@ def measure_main(argv, progress):
         progress['written'] = True
         for path, _ in pending:
             print(f'measure: wrote {path}')
-    except MeasureError as error:
+    except (MeasureError, processes.CannotStart) as error:
         outcomes.print_table(problems)
         print(f'measure: error: {error}', file=sys.stderr)
         return 1

@@ -79,7 +79,10 @@ def read_partial_benchmark_json(text):
 def list_benchmarks(binary, timeout=1800):
     """The full names of a benchmark binary's benchmarks, in the order it runs them; a
     RuntimeError naming the binary when it cannot list them (within `timeout` seconds)."""
-    completed = processes.run([str(binary), '--benchmark_list_tests=true'], timeout)
+    try:
+        completed = processes.run([str(binary), '--benchmark_list_tests=true'], timeout)
+    except processes.CannotStart as error:
+        raise RuntimeError(error.strerror)
     if completed.timed_out:
         raise RuntimeError(f'{binary}: listing its benchmarks took over {timeout} s; stopped')
     if completed.returncode != 0:

@@ -28,6 +28,11 @@ _stopping = threading.Event()  # set by a signal: no new child starts
 _told_cleared = []
 
 
+class CannotStart(OSError):
+    """A child that could not be started (a bad interpreter line, a file that is not a program):
+    its message names the command."""
+
+
 class Stopped(KeyboardInterrupt):
     """make measure was told to stop (Ctrl-C, SIGTERM); `signal` is the signal's number."""
 
@@ -76,8 +81,11 @@ class Child:
         self.timeout = timeout
         self.timed_out = False
         popen.setdefault('stdin', subprocess.DEVNULL)
-        self.process = subprocess.Popen(command, env=child_environment() if env is None else env,
-                                        start_new_session=True, **popen)
+        try:
+            self.process = subprocess.Popen(command, env=child_environment() if env is None else env,
+                                            start_new_session=True, **popen)
+        except OSError as error:
+            raise CannotStart(error.errno, f'{command[0]}: cannot run it ({error.strerror})')
         with _lock:
             _live.add(self)
         self._timer = threading.Timer(timeout, self._expire)

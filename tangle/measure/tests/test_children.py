@@ -304,6 +304,22 @@ class BoundedOutput(unittest.TestCase):
         self.assertTrue(done.stderr.startswith('line '))  # cut at a line's start
 
 
+class CannotStart(unittest.TestCase):
+    def test_a_binary_that_cannot_be_started_is_one_line(self):
+        with tempfile.TemporaryDirectory() as folder:
+            book = Book(folder, [('fk/a', 'ok')])
+            book.write('fk_bench', '#!/nonexistent/interpreter\n')
+            for jobs in ('1', '2'):
+                code, said = book.measure('--test-jobs', jobs)
+                self.assertEqual(code, 1)
+                self.assertIn('fk_bench: cannot run it (No such file or directory)', said)
+                self.assertNotIn('Traceback', said)
+            book.write('fk_test', '#!/nonexistent/interpreter\n')
+            code, said = book.measure()
+            self.assertEqual(code, 1)
+            self.assertIn('fk_test: cannot run it (No such file or directory)', said)
+
+
 class LongFilters(unittest.TestCase):
     """MS06: the re-run after a crash is batched so that no filter exceeds FILTER_BYTES."""
 
