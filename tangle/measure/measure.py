@@ -1246,7 +1246,8 @@ def query_nvidia_smi():
     """(driver version, GPU name) of the first GPU, or None."""
     try:
         out = subprocess.run(['nvidia-smi', '--query-gpu=driver_version,name',
-                              '--format=csv,noheader'], capture_output=True, text=True, timeout=60)
+                              '--format=csv,noheader'], capture_output=True, text=True,
+                             errors='replace', timeout=60)
     except (OSError, subprocess.SubprocessError):
         return None
     first = out.stdout.strip().split('\n')[0] if out.returncode == 0 else ''
@@ -1258,7 +1259,8 @@ def query_nvcc():
     """'13.0.88' from nvcc --version, or None."""
     for nvcc in ['nvcc', '/usr/local/cuda/bin/nvcc']:
         try:
-            out = subprocess.run([nvcc, '--version'], capture_output=True, text=True, timeout=60)
+            out = subprocess.run([nvcc, '--version'], capture_output=True, text=True,
+                                 errors='replace', timeout=60)
         except (OSError, subprocess.SubprocessError):
             continue
         match = re.search(r'release [\d.]+, V([\d.]+)', out.stdout)

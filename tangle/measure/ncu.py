@@ -157,7 +157,8 @@ def find_ncu():
 def ncu_version(ncu):
     """'2025.3.1.0' from ncu --version, or 'unknown'."""
     try:
-        out = subprocess.run([ncu, '--version'], capture_output=True, text=True, timeout=60).stdout
+        out = subprocess.run([ncu, '--version'], capture_output=True, text=True, errors='replace',
+                             timeout=60).stdout
     except (OSError, subprocess.SubprocessError):
         return 'unknown'
     match = re.search(r'Version\s+([\d.]+)', out)

@@ -216,6 +216,19 @@ class AnyEncoding(unittest.TestCase):
             self.assertEqual(counts['failed_tests'], ['S.t'])
             self.assertIn('tests of x_test failed: S.t', untimed)
 
+    def test_non_utf8_from_the_tools_queried(self):  # nvidia-smi, nvcc, ncu --version
+        with tempfile.TemporaryDirectory() as folder:
+            for tool in ('nvidia-smi', 'nvcc', 'ncu'):
+                (Path(folder) / tool).write_text(
+                    f'#!{sys.executable}\nimport sys\n'
+                    'sys.stdout.buffer.write(b"580.1, NVIDIA \\xff\\nrelease 13.0, V13.0.88\\n'
+                    'Version 2025.3.1.0\\n")\n')
+                (Path(folder) / tool).chmod(0o755)
+            with mock.patch.dict(os.environ, {'PATH': f'{folder}{os.pathsep}{os.environ["PATH"]}'}):
+                self.assertEqual(measure.query_nvidia_smi(), ('580.1', 'NVIDIA \ufffd'))
+                self.assertEqual(measure.query_nvcc(), '13.0.88')
+                self.assertEqual(measure.ncu.ncu_version(str(Path(folder) / 'ncu')), '2025.3.1.0')
+
     def test_non_utf8_when_listing(self):
         with tempfile.TemporaryDirectory() as folder:
             binary = Path(folder) / 'x_bench'
