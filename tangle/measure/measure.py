@@ -1114,12 +1114,14 @@ def run_benchmark_process(binary, scratch, attempt, batch):
     sys.stderr.write(completed.stderr)
     if completed.returncode == 0 and not completed.timed_out:
         data = read_json(output, 'benchmark binary')
-        if not isinstance(data, dict) or not isinstance(data.get('benchmarks'), list):
-            raise MeasureError(f'{output}: not Google Benchmark JSON (no "benchmarks" list); '
-                               f'{binary} wrote it')
-        return data, completed
-    text = output.read_text(encoding='utf-8', errors='replace') if output.is_file() else ''
-    return outcomes.read_partial_benchmark_json(text), completed
+    else:  # as far as it got: a whole JSON of any shape, or the runs written before it stopped
+        text = output.read_text(encoding='utf-8', errors='replace') if output.is_file() else ''
+        data = outcomes.read_partial_benchmark_json(text)
+    if not isinstance(data, dict) or not isinstance(data.get('benchmarks'), list) \
+            or not isinstance(data.get('context', {}), dict):
+        raise MeasureError(f'{binary}: its --benchmark_out is not Google Benchmark JSON (no '
+                           '"benchmarks" list, or a "context" that is not an object)')
+    return data, completed
 
 
 def stop_reason(completed):

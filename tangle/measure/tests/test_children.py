@@ -23,7 +23,8 @@ import processes  # noqa: E402
 # A fake *_bench that behaves as Google Benchmark does: it lists its benchmarks, honours
 # --benchmark_filter and, like the real library, BENCHMARK_FILTER from the environment; each
 # benchmark runs as the plan says: 'ok', 'crash' (dies in it), 'hang' (sleeps in it), 'missing'
-# (exits 0 without reporting it). `shape` replaces the JSON written ('dict': "benchmarks": {}).
+# (exits 0 without reporting it). `shape` replaces the JSON written ('dict': "benchmarks": {},
+# exit 0; 'text context, then a crash').
 # `context` is the device context it reports (the GPU's name).
 # Its pid goes to <log>.pid, every benchmark it runs to <log>, and `noise` (bytes) to stderr.
 FAKE_BENCH = r"""#!/usr/bin/env python3
@@ -44,6 +45,9 @@ handle = open(out, 'w')
 if shape == 'dict':
     handle.write('{"context": ' + json.dumps(context) + ', "benchmarks": {}}')
     sys.exit(0)
+if shape == 'text context, then a crash':
+    handle.write('{"context": "x", "benchmarks": []}')
+    sys.exit(1)
 handle.write('{"context": ' + json.dumps(context) + ', "benchmarks": [\n')
 handle.flush()  # the harness's reporter writes the context first
 first = True
@@ -182,12 +186,15 @@ class FewerThanListed(unittest.TestCase):
                 self.assertIn('exited 0 without running', said)
 
     def test_benchmarks_not_a_list_is_an_error(self):
-        with tempfile.TemporaryDirectory() as folder:
-            book = Book(folder, [('fk/a', 'ok')], shape='dict')
-            code, said = book.measure()
-            self.assertEqual(code, 1)
-            self.assertIn('not Google Benchmark JSON (no "benchmarks" list)', said)
-            self.assertFalse(book.out.exists())
+        for shape in ('dict', 'text context, then a crash'):
+            with self.subTest(shape), tempfile.TemporaryDirectory() as folder:
+                book = Book(folder, [('fk/a', 'ok')], shape=shape)
+                code, said = book.measure()
+                self.assertEqual(code, 1)
+                self.assertIn('fk_bench: its --benchmark_out is not Google Benchmark JSON (no '
+                              '"benchmarks" list, or a "context" that is not an object)', said)
+                self.assertNotIn('Traceback', said)
+                self.assertFalse(book.out.exists())
 
 
 class AnyEncoding(unittest.TestCase):
