@@ -270,7 +270,7 @@ __device__ __forceinline__ void consume_tile(const R& ring, int& it, int k_tiles
 }
 
 }  // namespace hopper
-#line 2675 "chapters/3.2b-hopper.md"
+#line 2678 "chapters/3.2b-hopper.md"
 
 namespace hopper {
 
