@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 from contextlib import redirect_stderr, redirect_stdout
@@ -308,6 +309,28 @@ class TimeLimits(unittest.TestCase):
                     break
                 time.sleep(0.1)
             self.assertFalse(alive(grandchild))
+
+
+    def test_ncu_past_its_limit_is_stopped_with_the_binary_it_runs(self):
+        with tempfile.TemporaryDirectory() as folder:
+            pidfile = Path(folder) / 'binary'
+            fake_ncu = (f'import subprocess, sys, time\n'
+                        f'p = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])\n'
+                        f'open({str(pidfile)!r}, "w").write(str(p.pid))\ntime.sleep(3600)\n')
+            said = []
+
+            def profile():
+                try:
+                    measure.ncu.run_profiled([sys.executable, '-c', fake_ncu], 'x.md:5', timeout=1)
+                except measure.ncu.NcuError as error:
+                    said.append(str(error))
+
+            runner = threading.Thread(target=profile, daemon=True)
+            runner.start()
+            runner.join(30)
+            self.assertFalse(runner.is_alive(), 'run_profiled waited for the binary ncu started')
+            self.assertEqual(said, ['x.md:5: ncu ran longer than 1 s; profile a smaller size'])
+            self.assertFalse(alive(int(pidfile.read_text())))
 
 
 class BoundedOutput(unittest.TestCase):
