@@ -1409,6 +1409,7 @@ def add_run_time(pending, spent, total, build_seconds=None):
 def main(argv=None):
     """make measure. Ctrl-C or SIGTERM stops every child process (and its children), removes the
     temporary files, and writes nothing (tools.md MS12, MS13): exit status 128 + the signal."""
+    global TIME_LIMIT
     progress = {'written': False}
     with processes.stopping_children_on_signals():
         try:
@@ -1419,6 +1420,8 @@ def main(argv=None):
             name = '' if signum == signal.SIGINT else f' ({signal.Signals(signum).name})'
             print(f'measure: interrupted{name}; {said}', file=sys.stderr, flush=True)
             return 128 + signum
+        finally:
+            TIME_LIMIT = DEFAULT_TIME_LIMIT  # --timeout is this run's only
 
 
 def measure_main(argv, progress):

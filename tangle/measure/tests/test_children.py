@@ -272,6 +272,7 @@ class TimeLimits(unittest.TestCase):
             self.assertEqual(results['fk/c']['time']['n'], 1)
             self.assertEqual(book.ran(), ['fk/a', 'fk/b', 'fk/c'])
             self.assertFalse([pid for pid in book.pids() if alive(pid)])
+            self.assertEqual(measure.TIME_LIMIT, measure.DEFAULT_TIME_LIMIT)  # that run's only
 
     def test_a_hanging_test_binary_leaves_its_benchmarks_untimed(self):
         for jobs in ('1', '2'):
