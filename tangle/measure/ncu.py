@@ -2,16 +2,21 @@
 
 make measure calls profile_chapter() after a chapter's benchmarks. It runs the chapter's benchmark
 binary once under
-  ncu --clock-control none --profile-from-start off --csv --metrics <book/ncu-metrics.txt> \
+  ncu --clock-control none --profile-from-start off --csv --nvtx --print-nvtx-rename kernel \
+      --kernel-name <every kernel but bench_profile_marker> --metrics <book/ncu-metrics.txt> \
       <bench> --benchmark_filter=<every key of the front matter's profile: list>
 with BENCH_PROFILE=1, so that bench::time_gpu opens the profiler around exactly one timed
-iteration of each benchmark (appendix A) and launches the marker kernel bench_profile_marker
-first inside it. ncu profiles each kernel (kernel replay); its CSV (one row per kernel and metric)
-is parsed, the kernels are split into iterations at the markers, the i-th iteration is given to
-the i-th profiled benchmark in the order the binary ran them (its --benchmark_out JSON), the
-kernels of each iteration are combined into the record's quantities (book/CONVENTIONS.md), and
-these are merged into results[key]. One ncu process per chapter, not one per key: the binary's
-start-up (its CUDA context, its inputs) is paid once. Python's standard library only.
+iteration of each benchmark (appendix A), inside the NVTX range "bench/range <k>". ncu profiles
+each kernel (kernel replay); its CSV (one row per kernel and metric) names each kernel's range,
+so the kernels are split into iterations by range, range k given to the k-th profiled benchmark
+(the harness names them on standard error, "bench: profile range <k> is <benchmark>"; else the
+order of its --benchmark_out JSON). The marker kernel bench_profile_marker, which the harness also
+launches first inside each range, is left unprofiled: profiling it cost a fifth of ncu's time
+(experiments/measure-time/). Where ncu's CSV names no range, the binary is profiled once more
+with the marker, and the kernels are split at the markers instead. The kernels of each iteration
+are combined into the record's quantities (book/CONVENTIONS.md), and these are merged into
+results[key]. One ncu process per chapter, not one per key: the binary's start-up (its CUDA
+context, its inputs) is paid once. Python's standard library only.
 """
 import csv
 import json
@@ -182,11 +187,15 @@ def chapter_filter(keys):
     return '|'.join(f'({benchmark_filter(key)})' for key in keys)
 
 
-def ncu_command(ncu, binary, metrics, keys, benchmark_out=None):
-    """The one ncu command line that profiles every key of a chapter (a single key: a str)."""
+def ncu_command(ncu, binary, metrics, keys, benchmark_out=None, by_range=True):
+    """The one ncu command line that profiles every key of a chapter (a single key: a str).
+    by_range: kernels named by their NVTX range, the marker kernel left unprofiled; else the
+    marker is profiled too, and splits the iterations."""
     keys = [keys] if isinstance(keys, str) else list(keys)
-    command = [ncu, '--clock-control', 'none', '--profile-from-start', 'off', '--csv',
-               '--metrics', ','.join(metrics), str(binary), f'--benchmark_filter={chapter_filter(keys)}']
+    command = [ncu, '--clock-control', 'none', '--profile-from-start', 'off', '--csv']
+    if by_range:
+        command += ['--nvtx', '--print-nvtx-rename', 'kernel', '--kernel-name', MARKER_EXCLUDED]
+    command += ['--metrics', ','.join(metrics), str(binary), f'--benchmark_filter={chapter_filter(keys)}']
     if benchmark_out is not None:
         command += [f'--benchmark_out={benchmark_out}', '--benchmark_out_format=json']
     return command
@@ -275,9 +284,34 @@ def require(row, columns, source, number):
             raise NcuError(f'{source}:{number}: the row ends before its "{column}" field')
 
 
+# The harness's NVTX range around a profiled iteration: in ncu's NVTX column (--nvtx), and at the
+# head of the kernel's name (--print-nvtx-rename kernel: "bench/range 3/<kernel>").
+PROFILE_RANGE = re.compile(r'bench/range (\d+)')
+# ncu's --kernel-name filter that leaves the marker out, whether ncu matches it against the
+# function's name or against the name the NVTX range gave it (the form without the range was seen
+# to work on ncu 2025.3: experiments/measure-time/).
+MARKER_EXCLUDED = 'regex:^(?!(bench/range [0-9]+/)?(bench::)?bench_profile_marker).*'
+NVTX_COLUMN = 'Push/Pop_Range'
+
+
+def range_of(row):
+    """(the index k of the range "bench/range k" a kernel ran in, or None; its name without it)."""
+    name = row['Kernel Name']
+    renamed = re.match(r'bench/range (\d+)/(.*)', name, re.S)
+    if renamed:
+        return int(renamed.group(1)), renamed.group(2)
+    for column, value in row.items():
+        if column and NVTX_COLUMN in column and value:
+            found = PROFILE_RANGE.search(value)
+            if found:
+                return int(found.group(1)), name
+    return None, name
+
+
 def parse_metrics_csv(text, source):
     """The kernels of `ncu --csv --metrics` output, in launch order:
-    [{'id', 'name', 'metrics': {metric: value in base units}}]."""
+    [{'id', 'name', 'range', 'metrics': {metric: value in base units}}] ('range': the k of the
+    harness's NVTX range "bench/range k" the kernel ran in, None where the output names none)."""
     header, rows = csv_rows(text, source)
     for column in ('ID', 'Kernel Name', 'Metric Name', 'Metric Unit', 'Metric Value'):
         if column not in header:
@@ -286,7 +320,9 @@ def parse_metrics_csv(text, source):
     for number, row in rows:
         require(row, header, source, number)
         kernel_id = (row.get('Process ID', ''), row['ID'])
-        kernel = kernels.setdefault(kernel_id, {'id': row['ID'], 'name': row['Kernel Name'], 'metrics': {}})
+        index, name = range_of(row)
+        kernel = kernels.setdefault(kernel_id, {'id': row['ID'], 'name': name, 'range': index,
+                                                'metrics': {}})
         where = f'{source}:{number}: kernel {row["ID"]} ({row["Kernel Name"][:80]}): {row["Metric Name"]}'
         kernel['metrics'][row['Metric Name']] = to_number(row['Metric Value'], row['Metric Unit'], where)
     return list(kernels.values())
@@ -338,6 +374,26 @@ def combine(kernels, metrics, source):
 # The kernel bench::time_gpu launches first inside each profiled iteration (appendix A): a
 # delimiter in ncu's list of kernels, never one of the benchmark's own.
 MARKER = 'bench_profile_marker'
+
+
+def split_by_range(kernels, order, source):
+    """The kernels of each profiled iteration, by range: the list for range k holds the kernels
+    that ran in "bench/range k", order[k] the benchmark that opened it; marker kernels left out.
+    None where some kernel has no range (an ncu whose CSV names none: split at the markers)."""
+    kernels = [kernel for kernel in kernels if MARKER not in kernel['name']]
+    if not kernels or any(kernel['range'] is None for kernel in kernels):
+        return None
+    iterations = [[] for _ in order]
+    for kernel in kernels:
+        if kernel['range'] >= len(order):
+            raise NcuError(f'{source}: kernel {kernel["id"]} ({kernel["name"][:80]}) ran in profile range '
+                           f'{kernel["range"]}, but the binary opened only {len(order)} profiled range(s)')
+        iterations[kernel['range']].append(kernel)
+    for index, kernels_of_range in enumerate(iterations):
+        if not kernels_of_range:
+            raise NcuError(f'{source}: ncu profiled no kernel in range {index} ({order[index]}): '
+                           'did the benchmark launch nothing in its timed iteration?')
+    return iterations
 
 
 def split_at_markers(kernels, source):
@@ -432,14 +488,21 @@ def profile_chapter(root, binary, keys, results, where):
     print(f'measure: ncu, one process for {len(keys)} result(s)', flush=True)
     with tempfile.TemporaryDirectory(prefix='ncu-') as scratch:
         benchmark_out = Path(scratch) / 'profiled.json'
-        said = []
-        output = run_profiled(ncu_command(ncu, binary, metrics, keys, benchmark_out), where,
-                              timeout=300 + 60 * len(keys), stderr_lines=said)
         source = f'ncu output for {binary}'
-        iterations = split_at_markers(parse_metrics_csv(output, source), source)
-        order = ranges_named([line.strip() for line in said], keys, where)
-        if order is None:
-            order = keys if len(keys) == 1 else run_order(keys, read_benchmark_out(benchmark_out, where), where)
+        iterations = None
+        for by_range in (True, False):
+            said = []
+            output = run_profiled(ncu_command(ncu, binary, metrics, keys, benchmark_out, by_range), where,
+                                  timeout=300 + 60 * len(keys), stderr_lines=said)
+            kernels = parse_metrics_csv(output, source)
+            order = ranges_named([line.strip() for line in said], keys, where)
+            if order is None:
+                order = keys if len(keys) == 1 else run_order(keys, read_benchmark_out(benchmark_out, where), where)
+            iterations = split_by_range(kernels, order, source) if by_range else split_at_markers(kernels, source)
+            if iterations is not None:
+                break
+            print(f'measure: {source} names no NVTX range; profiling again with the marker kernel',
+                  flush=True)
     if len(iterations) != len(order):
         raise NcuError(f'{where}: ncu saw {len(iterations)} profiled iteration(s), the binary ran '
                        f'{len(order)} profiled benchmark(s) ({", ".join(order)}); they must pair one to one')

@@ -248,7 +248,8 @@ class Command(unittest.TestCase):
         self.assertFalse(bare.search('bench/x.y/64'))
 
     def test_command(self):
-        command = ncu.ncu_command('ncu', Path('b/reduce_bench'), ['a__b.sum', 'c__d.sum'], 'reduce/v1@8')
+        command = ncu.ncu_command('ncu', Path('b/reduce_bench'), ['a__b.sum', 'c__d.sum'], 'reduce/v1@8',
+                                  by_range=False)
         self.assertEqual(command[:7], ['ncu', '--clock-control', 'none', '--profile-from-start', 'off',
                                        '--csv', '--metrics'])
         self.assertEqual(command[7:9], ['a__b.sum,c__d.sum', 'b/reduce_bench'])
@@ -256,13 +257,33 @@ class Command(unittest.TestCase):
 
     def test_one_filter_for_a_chapter(self):
         command = ncu.ncu_command('ncu', Path('b/x_bench'), ['a__b.sum'], ['reduce/v1@8', 'reduce/v2@8'],
-                                  Path('o.json'))
+                                  Path('o.json'), by_range=False)
         pattern = re.compile(command[9].split('=', 1)[1])
         self.assertTrue(pattern.search('reduce/v1/8/manual_time'))
         self.assertTrue(pattern.search('reduce/v2/8/manual_time'))
         self.assertFalse(pattern.search('reduce/v3/8/manual_time'))
         self.assertFalse(pattern.search('reduce/v1/80/manual_time'))
         self.assertEqual(command[10:], ['--benchmark_out=o.json', '--benchmark_out_format=json'])
+
+
+def with_ranges(groups):
+    """ncu CSV text as --print-nvtx-rename kernel writes it: the kernels of group k named
+    "bench/range k/<kernel>", no marker."""
+    lines = with_markers(groups).split('\n')
+    out, group = [], -1
+    last_id = None
+    for line in lines:
+        if line.startswith('"') and not line.startswith(ncu.HEADER_START):
+            fields = line.split('","')
+            if fields[4].startswith(ncu.MARKER):
+                if fields[0] != last_id:
+                    group += 1
+                last_id = fields[0]
+                continue
+            fields[4] = f'bench/range {group}/' + fields[4]
+            line = '","'.join(fields)
+        out.append(line)
+    return '\n'.join(out)
 
 
 def with_markers(groups):
@@ -358,7 +379,11 @@ class ProfileChapter(unittest.TestCase):
         profiler, results, run = self.profile(['reduce/v1@8'], PROBE, {'benchmarks': []})
         self.assertEqual(profiler, {'tool': 'ncu', 'version': '2025.3.1.0', 'clock_control': 'none',
                                     'metrics_file': 'book/ncu-metrics.txt'})
-        self.assertEqual(run.call_count, 1)
+        # an output that names no range (this fixture's ncu ran without --nvtx): profiled again, the
+        # second time with the marker
+        self.assertEqual(run.call_count, 2)
+        self.assertIn('--nvtx', run.call_args_list[0][0][0])
+        self.assertNotIn('--nvtx', run.call_args[0][0])
         self.assertIn('--benchmark_filter=(^reduce/v1/', ' '.join(run.call_args[0][0]))
         self.assertEqual(results['reduce/v1@8']['time']['median'], 1.0)
         self.assertEqual(results['reduce/v1@8']['shared_bank_conflicts']['median'], 63488)
@@ -367,6 +392,16 @@ class ProfileChapter(unittest.TestCase):
     def test_one_process_gives_each_key_its_own_kernels(self):
         runs = {'benchmarks': [{'run_name': 'reduce/v2/8/manual_time'}, {'run_name': 'reduce/v1/8/manual_time'}]}
         output = with_markers([['smem_conflict'], ['copy4', 'fma_loop']])
+        _, results, run = self.profile(['reduce/v1@8', 'reduce/v2@8'], output, runs)
+        self.assertEqual(run.call_count, 2)
+        self.assertEqual(results['reduce/v2@8']['profiled_kernels']['median'], 1)
+        self.assertEqual(results['reduce/v2@8']['shared_bank_conflicts']['median'], 63488)
+        self.assertEqual(results['reduce/v1@8']['profiled_kernels']['median'], 2)
+        self.assertEqual(results['reduce/v1@8']['shared_bank_conflicts']['median'], 0)
+
+    def test_one_process_by_range_without_the_marker(self):
+        runs = {'benchmarks': [{'run_name': 'reduce/v2/8/manual_time'}, {'run_name': 'reduce/v1/8/manual_time'}]}
+        output = with_ranges([['smem_conflict'], ['copy4', 'fma_loop']])
         _, results, run = self.profile(['reduce/v1@8', 'reduce/v2@8'], output, runs)
         self.assertEqual(run.call_count, 1)
         self.assertEqual(results['reduce/v2@8']['profiled_kernels']['median'], 1)
@@ -387,6 +422,51 @@ class ProfileChapter(unittest.TestCase):
         runs = {'benchmarks': [{'run_name': 'reduce/v1/8/manual_time'}, {'run_name': 'reduce/v2/8/manual_time'}]}
         with self.assertRaisesRegex(ncu.NcuError, r'ncu saw 1 profiled iteration\(s\), the binary ran 2'):
             self.profile(['reduce/v1@8', 'reduce/v2@8'], with_markers([['copy4']]), runs)
+
+
+# Recorded from the real ncu 2025.3.1 on the H100 (experiments/measure-time/probe.sh, variant
+# "rename"): 3.2's matmul_bench under --nvtx --print-nvtx-rename kernel, 13 profiled ranges, each
+# its marker and the rung's kernel, one metric.
+RENAMED = (FIXTURES / 'matmul-nvtx-rename.csv').read_text(encoding='utf-8')
+
+
+class ByRange(unittest.TestCase):
+    def test_the_command_names_ranges_and_leaves_the_marker_out(self):
+        command = ncu.ncu_command('ncu', Path('b/x_bench'), ['a__b.sum'], 'reduce/v1@8')
+        self.assertEqual(command[6:11], ['--nvtx', '--print-nvtx-rename', 'kernel', '--kernel-name',
+                                         ncu.MARKER_EXCLUDED])
+        pattern = re.compile(ncu.MARKER_EXCLUDED.split(':', 1)[1])
+        for name in ('bench_profile_marker', 'bench::bench_profile_marker', 'bench/range 12/bench_profile_marker'):
+            self.assertIsNone(pattern.fullmatch(name), name)
+        for name in ('v1_naive', 'bench/range 3/sm80_xmma_gemm', 'matmul::v10_cp_async<3>'):
+            self.assertIsNotNone(pattern.fullmatch(name), name)
+        legacy = ncu.ncu_command('ncu', Path('b/x_bench'), ['a__b.sum'], 'reduce/v1@8', by_range=False)
+        self.assertNotIn('--nvtx', legacy)
+
+    def test_the_recorded_output_splits_by_range_without_its_markers(self):
+        kernels = ncu.parse_metrics_csv(RENAMED, 'rename.csv')
+        self.assertEqual(len(kernels), 26)
+        self.assertEqual([k['range'] for k in kernels[:4]], [0, 0, 1, 1])
+        self.assertTrue(kernels[0]['name'].startswith('bench::bench_profile_marker'))
+        order = [f'k{i}' for i in range(13)]
+        iterations = ncu.split_by_range(kernels, order, 'rename.csv')
+        self.assertEqual([len(kernels_of_range) for kernels_of_range in iterations], [1] * 13)
+        self.assertTrue(iterations[0][0]['name'].startswith('sm80_xmma_gemm'))
+        self.assertTrue(iterations[1][0]['name'].startswith('matmul::v1_naive'))
+
+    def test_the_nvtx_column_alone_names_the_range(self):
+        text = re.sub(r'"bench/range \d+/', '"', RENAMED)
+        kernels = ncu.parse_metrics_csv(text, 'nvtx.csv')
+        self.assertEqual([k['range'] for k in kernels[:4]], [0, 0, 1, 1])
+        self.assertTrue(kernels[1]['name'].startswith('sm80_xmma_gemm'))
+
+    def test_no_range_falls_back_and_bad_ranges_are_errors(self):
+        self.assertIsNone(ncu.split_by_range(kernels_of(), ['a'], 'probe.csv'))
+        kernels = ncu.parse_metrics_csv(RENAMED, 'rename.csv')
+        with self.assertRaisesRegex(ncu.NcuError, r'range 12, but the binary opened only 12'):
+            ncu.split_by_range(kernels, [f'k{i}' for i in range(12)], 'rename.csv')
+        with self.assertRaisesRegex(ncu.NcuError, r'no kernel in range 13 \(k13\)'):
+            ncu.split_by_range(kernels, [f'k{i}' for i in range(14)], 'rename.csv')
 
 
 if __name__ == '__main__':
