@@ -492,17 +492,25 @@ def profile_chapter(root, binary, keys, results, where):
         iterations = None
         for by_range in (True, False):
             said = []
-            output = run_profiled(ncu_command(ncu, binary, metrics, keys, benchmark_out, by_range), where,
-                                  timeout=300 + 60 * len(keys), stderr_lines=said)
-            kernels = parse_metrics_csv(output, source)
-            order = ranges_named([line.strip() for line in said], keys, where)
-            if order is None:
-                order = keys if len(keys) == 1 else run_order(keys, read_benchmark_out(benchmark_out, where), where)
-            iterations = split_by_range(kernels, order, source) if by_range else split_at_markers(kernels, source)
+            try:
+                output = run_profiled(ncu_command(ncu, binary, metrics, keys, benchmark_out, by_range),
+                                      where, timeout=300 + 60 * len(keys), stderr_lines=said)
+                kernels = parse_metrics_csv(output, source)
+                order = ranges_named([line.strip() for line in said], keys, where)
+                if order is None:
+                    order = keys if len(keys) == 1 else \
+                        run_order(keys, read_benchmark_out(benchmark_out, where), where)
+                iterations = split_by_range(kernels, order, source) if by_range else \
+                    split_at_markers(kernels, source)
+                why = 'its CSV names no NVTX range'
+            except NcuError as error:
+                if not by_range:
+                    raise
+                why = str(error)
             if iterations is not None:
                 break
-            print(f'measure: {source} names no NVTX range; profiling again with the marker kernel',
-                  flush=True)
+            print(f'measure: {source}: profiling by NVTX range failed ({why}); profiling again with the '
+                  'marker kernel', flush=True)
     if len(iterations) != len(order):
         raise NcuError(f'{where}: ncu saw {len(iterations)} profiled iteration(s), the binary ran '
                        f'{len(order)} profiled benchmark(s) ({", ".join(order)}); they must pair one to one')

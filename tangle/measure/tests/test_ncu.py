@@ -399,6 +399,32 @@ class ProfileChapter(unittest.TestCase):
         self.assertEqual(results['reduce/v1@8']['profiled_kernels']['median'], 2)
         self.assertEqual(results['reduce/v1@8']['shared_bank_conflicts']['median'], 0)
 
+    def test_a_failing_run_by_range_is_profiled_again_with_the_marker(self):
+        runs = {'benchmarks': [{'run_name': 'reduce/v2/8/manual_time'}, {'run_name': 'reduce/v1/8/manual_time'}]}
+        output = with_markers([['smem_conflict'], ['copy4', 'fma_loop']])
+        calls = []
+
+        def run(command, what, timeout, stderr_lines=None):
+            calls.append(command)
+            if '--nvtx' in command:
+                raise ncu.NcuError('x.md:6: ncu exited with status 1: ==ERROR== bad regex')
+            out = next(a for a in command if a.startswith('--benchmark_out='))
+            Path(out.split('=', 1)[1]).write_text(json.dumps(runs))
+            return output
+        results = {key: {'time': {'median': 1.0, 'unit': 's'}} for key in ['reduce/v1@8', 'reduce/v2@8']}
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            (root / 'book').mkdir()
+            (root / ncu.METRICS_FILE).write_text((FIXTURES / 'metrics.txt').read_text())
+            with mock.patch.object(ncu, 'find_ncu', return_value='ncu'), \
+                    mock.patch.object(ncu, 'run_profiled', side_effect=run), \
+                    mock.patch.object(ncu, 'ncu_version', return_value='2025.3.1.0'), \
+                    mock.patch('builtins.print') as printed:
+                ncu.profile_chapter(root, Path('b/reduce_bench'), list(results), results, 'c.md:6')
+        self.assertEqual(len(calls), 2)
+        self.assertIn('bad regex', ' '.join(str(c) for c in printed.call_args_list))
+        self.assertEqual(results['reduce/v1@8']['profiled_kernels']['median'], 2)
+
     def test_one_process_by_range_without_the_marker(self):
         runs = {'benchmarks': [{'run_name': 'reduce/v2/8/manual_time'}, {'run_name': 'reduce/v1/8/manual_time'}]}
         output = with_ranges([['smem_conflict'], ['copy4', 'fma_loop']])
