@@ -79,6 +79,17 @@ std::vector<LoadedChapter> load_chapters(const Options& options, Diagnostics& di
                                  "chapters/3.1-reduction.md"});
       continue;
     }
+    // src/ is the tangler's own output: a chapter there is overwritten by its blocks, then
+    // removed as stale (tools.md TG02). Links are followed: a chapter that is a link into src/
+    // is under src/ too.
+    if (fs::path in_src = real.lexically_relative(fs::weakly_canonical(root / "src", ignored));
+        !in_src.empty() && *in_src.begin() != "..") {
+      diagnostics.push_back({where, chapter.line,
+                             chapter.path +
+                                 " lies under src/, the tangler's output, which it overwrites "
+                                 "and removes: keep chapters elsewhere, such as chapters/"});
+      continue;
+    }
     // One file under two spellings (chapters/./c.md, a link to it) is listed twice too: each
     // of its blocks would be tangled twice (tools.md O6).
     if (auto [first, fresh] = seen.emplace(real.string(), chapter.path); !fresh) {

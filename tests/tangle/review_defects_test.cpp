@@ -110,5 +110,29 @@ TEST(ReviewDefects, HeaderNamesIncludedChaptersAndNoLineDirectiveIsDoubled) {
   EXPECT_EQ(tangling.files[0].chapters, std::vector<std::string>{"chapters/a.md"});  // its owner
 }
 
+// TG02 (issue 35 goal 3): a chapter listed from under src/ was overwritten by its own block, then
+// removed as stale. It is refused, also when it is reached through a link, and nothing is written.
+TEST(ReviewDefects, AChapterUnderSrcIsRefused) {
+  TestBook book;
+  const std::string text = "```{.md file=src/a/ch.md}\nOVERWRITTEN\n```\n";
+  book.write("src/a/ch.md", text);
+  fs::create_directories(book.root() / "chapters");
+  fs::create_directory_symlink(book.root() / "src/a", book.root() / "chapters/in-src");
+  for (const char* listed : {"src/a/ch.md", "chapters/in-src/ch.md", "./src/../src/a/ch.md"}) {
+    book.list({listed});
+    RunResult run = book.tangle();
+    EXPECT_EQ(run.status, 2) << listed;
+    EXPECT_NE(run.err.find(std::string("book/chapters.txt:2: ") + listed +
+                           " lies under src/, the tangler's output"),
+              std::string::npos)
+        << run.err;
+    EXPECT_EQ(book.read("src/a/ch.md"), text) << listed;
+    EXPECT_FALSE(book.exists("src/.tangle-manifest")) << listed;
+    run = book.tangle({listed});  // named on the command line: the same
+    EXPECT_EQ(run.status, 2) << listed;
+    EXPECT_EQ(book.read("src/a/ch.md"), text) << listed;
+  }
+}
+
 }  // namespace
 }  // namespace tangle

@@ -2,7 +2,9 @@
 // leaves the previous woven book exactly as it was.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <functional>
+#include <map>
 
 #include "fixture.h"
 
@@ -10,6 +12,7 @@ namespace weave {
 namespace {
 
 using testing::FixtureBook;
+namespace fs = std::filesystem;
 
 struct BadInput {
   const char* name;
@@ -396,6 +399,50 @@ TEST(BadInput, CorruptMachineJsonIsOneError) {
     EXPECT_FALSE(contains(run.printed, "has no machine.json")) << run.printed;
     EXPECT_EQ(book.outputs(), before);
   }
+}
+
+// Every file under the fixture's root but build/, path -> content: what a weave must not touch.
+std::map<std::string, std::string> inputs_of(const FixtureBook& book) {
+  std::map<std::string, std::string> files;
+  for (auto it = fs::recursive_directory_iterator(book.root());
+       it != fs::recursive_directory_iterator(); ++it) {
+    const std::string path = fs::relative(it->path(), book.root()).generic_string();
+    if (path == "build") it.disable_recursion_pending();
+    if (path != "build" && it->is_regular_file()) files[path] = book.read(path);
+  }
+  return files;
+}
+
+// tools.md WV01-WV03 (issue 35 goal 3): an --out that holds the chapters, the book's metadata or
+// records, or lies inside the records or src/, is refused before anything is written; a link to
+// such a folder is refused as the folder itself.
+TEST(BadInput, AnOutFolderOverTheInputsIsRefused) {
+  FixtureBook book;
+  fs::create_directory_symlink(book.root() / "chapters", book.root() / "link-to-chapters");
+  const auto before = inputs_of(book);
+  const std::pair<const char*, const char*> cases[] = {
+      {"chapters", "holds the chapter chapters/"},
+      {"book", "holds the measurement records book/measurements"},
+      {"book/measurements/testgpu", "lies inside the measurement records book/measurements"},
+      {"book/measurements", "holds the measurement records"},
+      {".", "holds the measurement records"},
+      {"src/alpha", "lies inside the tangled code src"},
+      {"link-to-chapters", "holds the chapter chapters/"},
+      {"link-to-chapters/../book", "holds"}};
+  for (const auto& [out, said] : cases) {
+    auto run = book.weave_with([&](Options& o) { o.out = out; });
+    EXPECT_EQ(run.status, 2) << out;
+    EXPECT_TRUE(contains(run.printed, std::string("--out ") + out + ": error: " + said))
+        << out << ": " << run.printed;
+    EXPECT_EQ(inputs_of(book), before) << out;
+  }
+  // the same folder given absolute, through the link: refused
+  auto run = book.weave_with([&](Options& o) { o.out = book.root() / "link-to-chapters"; });
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(inputs_of(book), before);
+  // a folder of its own beside them weaves
+  EXPECT_EQ(book.weave_with([](Options& o) { o.out = "woven"; }).status, 0);
+  EXPECT_EQ(book.weave_with([](Options& o) { o.out = "book/woven"; }).status, 0);
 }
 
 }  // namespace
