@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 #include <vector>
 
 namespace weave {
@@ -154,6 +155,21 @@ std::optional<std::string> format_value(double value, const Unit& unit, const st
     return std::nullopt;
   }
   return significant(value / fixed->first, digits) + " " + shown;
+}
+
+std::string inert_text(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7F) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else if (std::string_view("<>&\"[]{}`*_\\|$^~@").find(c) != std::string_view::npos) {
+      out += "&#" + std::to_string(byte) + ";";
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 }  // namespace weave

@@ -8,6 +8,7 @@
 
 #include "expression.h"
 #include "file_reading.h"
+#include "format.h"
 
 namespace weave {
 namespace fs = std::filesystem;
@@ -137,7 +138,7 @@ Record read_record(const nlohmann::json& j, const std::string& shown, Diagnostic
                               status.dump() + ", reason " + reason.dump() +
                               "); make measure writes records: run it again");
       else
-        r.not_run[*normal] = {status.get<std::string>(), reason.get<std::string>()};
+        r.not_run[*normal] = {status.get<std::string>(), inert_text(reason.get<std::string>())};
       continue;
     }
     for (const auto& [name, value] : quantities.items()) {
@@ -175,7 +176,7 @@ Machine read_machine(const nlohmann::json& j, const std::string& shown, Diagnost
       const nlohmann::json& status = value["status"];
       if (status.is_string() && (status == "skipped" || status == "failed") && reason.is_string() &&
           !reason.get<std::string>().empty())
-        m.not_run[name] = {status.get<std::string>(), reason.get<std::string>()};
+        m.not_run[name] = {status.get<std::string>(), inert_text(reason.get<std::string>())};
       else
         diagnostics.error(shown, 0,
                           "ceiling '" + name +

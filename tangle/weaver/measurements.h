@@ -27,7 +27,9 @@ struct Quantity {
 // in place of its quantities (book/CONVENTIONS.md, "Skipped and failed results").
 struct NotRun {
   std::string status;  // "skipped" or "failed"
-  std::string reason;  // "needs 26.0 GiB, 23.6 GiB free", or the error's message
+  // "needs 26.0 GiB, 23.6 GiB free", or the error's message (a benchmark's stderr): as read,
+  // made inert_text (format.h), since every use of it is woven
+  std::string reason;
 };
 
 struct Record {
