@@ -1,5 +1,6 @@
 #include "format.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <string_view>
@@ -158,12 +159,20 @@ std::optional<std::string> format_value(double value, const Unit& unit, const st
 }
 
 std::string inert_text(const std::string& text) {
+  auto word = [&](size_t i) {  // text[i] is a letter or digit
+    return i < text.size() && std::isalnum(static_cast<unsigned char>(text[i]));
+  };
   std::string out;
-  for (char c : text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     const auto byte = static_cast<unsigned char>(c);
+    // '_' inside a word (v1_naive) and '@' after one (wgmma_rate@2048) are text to Pandoc: kept
+    const bool plain =
+        (c == '_' && i > 0 && word(i - 1) && word(i + 1)) || (c == '@' && i > 0 && word(i - 1));
     if (byte < 0x20 || byte == 0x7F) {
       if (!out.empty() && out.back() != ' ') out += ' ';
-    } else if (std::string_view("<>&\"[]{}`*_\\|$^~@").find(c) != std::string_view::npos) {
+    } else if (!plain &&
+               std::string_view("<>&\"[]{}`*_\\|$^~@").find(c) != std::string_view::npos) {
       out += "&#" + std::to_string(byte) + ";";
     } else {
       out += c;
