@@ -214,11 +214,14 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
   book.woven_is_reference = o.reference.empty() || store.slug.empty() || store.slug == o.reference;
   if (auto it = others.find(o.reference); it != others.end()) book.reference = &it->second;
   std::error_code ec;
-  if (o.measurements_named && !fs::is_directory(under(o.root, o.measurements), ec))
+  if (o.measurements_named && !fs::is_directory(under(o.root, o.measurements), ec)) {
     diagnostics.error(o.measurements.string(), 0,
                       "is not a folder of measurement records: check the --measurements "
                       "path (book/measurements, or one GPU's folder in it)");
-  else if (store.folder.empty() && store.unreadable.empty())  // not when the folder was refused
+    // said once: no chapter's values are then counted as 'not yet measured' (tools.md W37: one
+    // such warning per chapter followed the error)
+    store.unreadable.push_back(o.measurements.string());
+  } else if (store.folder.empty() && store.unreadable.empty())  // not when the folder was refused
     diagnostics.warning(o.measurements.string(), 0,
                         "holds no measurement records: every value renders as 'not yet measured'");
   if (!store.folder.empty() && !store.machine && !store.machine_unreadable)

@@ -364,6 +364,16 @@ TEST(BadInput, MistypedMeasurementsFolderIsAnError) {
                        "--measurements path"))
       << run.printed;
   EXPECT_EQ(book.outputs(), before);
+  // tools.md W37: the one error, not one 'not yet measured' for each chapter after it
+  for (bool strict : {false, true}) {
+    run = book.weave_with([&](Options& o) {
+      o.measurements = "book/measurments";
+      o.measurements_named = true;
+      o.strict = strict;
+    });
+    EXPECT_EQ(run.diagnostics.errors().size(), 1u) << run.printed;
+    EXPECT_TRUE(run.diagnostics.warnings().empty()) << run.printed;
+  }
 }
 
 // A record with a wrong quantity is refused whole: its errors, not one more for each value it held.
