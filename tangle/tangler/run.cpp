@@ -2,6 +2,7 @@
 
 #include "book_index.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -69,6 +70,18 @@ std::vector<LoadedChapter> load_chapters(const Options& options, Diagnostics& di
   const fs::path real_root = fs::weakly_canonical(root, ignored);
   for (const ListedChapter& chapter : listed) {
     std::string where = listed_in.empty() ? chapter.path : listed_in;
+    // A control character in a chapter's path: a TAB split its manifest lines, so its files were
+    // never removed as stale (tools.md TG04); any other one is echoed to the terminal.
+    if (std::any_of(chapter.path.begin(), chapter.path.end(), [](char c) {
+          return static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) == 0x7F;
+        })) {
+      diagnostics.push_back(
+          {listed_in.empty() ? std::string("a chapter named on the command line") : listed_in,
+           chapter.line,
+           "a chapter's path holds a control character (a TAB?): rename the "
+           "chapter"});
+      continue;
+    }
     // A chapter is part of the book: under its root, also once links are followed.
     fs::path real = fs::weakly_canonical(root / chapter.path, ignored);
     fs::path inside = real.lexically_relative(real_root);
