@@ -156,6 +156,37 @@ class DepthTest(unittest.TestCase):
             epub.join([{'pandoc-api-version': [1], 'blocks': [node]}], [self.CHAPTER])
 
 
+    def test_the_chapter_it_was_woven_from_is_named(self):  # R9: the woven file alone was named
+        chapter = dict(self.CHAPTER, source='chapters/9.9-deep.md')
+        deep = b'{"pandoc-api-version": [1], "blocks": ' + b'[' * 100000 + b']' * 100000 + b'}'
+        with self.assertRaisesRegex(RuntimeError, r'9\.9-deep\.md \(woven from chapters/9\.9-deep\.md\) nests'):
+            epub.load([deep], [chapter])
+
+
+class PandocTimeLimitTest(unittest.TestCase):
+    """tools.md RD01 (issue 35 goal 5): a Pandoc run past its limit is stopped, naming the chapter;
+    a chapter of 15 nested brackets took it over a minute a run, silently."""
+
+    def test_a_pandoc_run_past_its_limit_names_the_chapter(self):
+        bin_dir = tempfile.mkdtemp(prefix='slow-pandoc.')
+        self.addCleanup(shutil.rmtree, bin_dir)
+        with open(os.path.join(bin_dir, 'pandoc'), 'w') as f:
+            f.write('#!/bin/sh\nexec sleep 60\n')
+        os.chmod(os.path.join(bin_dir, 'pandoc'), 0o755)
+        saved_path, saved_limit = os.environ['PATH'], pages.PANDOC_SECONDS
+        os.environ['PATH'] = bin_dir + os.pathsep + saved_path
+        pages.PANDOC_SECONDS = 1
+        try:
+            chapter = {'markdown': 'build/book/woven/9.9-slow.md', 'source': 'chapters/9.9-slow.md'}
+            with self.assertRaisesRegex(RuntimeError, r'pandoc ran over 1 s on build/book/woven/9\.9-slow\.md '
+                                        r'\(woven from chapters/9\.9-slow\.md\) and was stopped'):
+                pages.run_pandoc(['--to', 'html5'], {}, pages.named(chapter), 'x')
+            with self.assertRaisesRegex(RuntimeError, r'pandoc ran over 1 s on .*9\.9-slow\.md\) for the EPUB'):
+                epub.chapter_ast(dict(chapter, basename='9.9-slow', text='x', id='9.9', title='Slow'), bin_dir,
+                                 type('State', (), {'unchanged': lambda *a: False})(), 'v')
+        finally:
+            os.environ['PATH'], pages.PANDOC_SECONDS = saved_path, saved_limit
+
 
 class UnreadableMathTest(unittest.TestCase):
     """A woven number inside display maths (4.3b had one): Pandoc warns and prints the TeX as
