@@ -73,6 +73,20 @@ class ConcurrencyTest(Temp):
         with open(os.path.join(self.out, '3.1-reduction.html'), encoding='utf-8') as f:
             self.assertIn('One more sentence.', f.read())
 
+    def test_a_linked_book_folder_is_rendered_where_it_points(self):
+        # RD02: the swap renamed the link away and put a folder in its place; the published copy
+        # kept the old pages and the link was left as book.old.PID for ever
+        published = os.path.join(self.work, 'published')
+        os.rename(self.out, published)
+        os.symlink(published, self.out)
+        self.edit_a_page()
+        done = render(self.out, self.woven)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertTrue(os.path.islink(self.out))
+        with open(os.path.join(published, '3.1-reduction.html'), encoding='utf-8') as f:
+            self.assertIn('One more sentence.', f.read())
+        self.assertFalse([n for n in os.listdir(self.work) if '.old.' in n])
+
     def test_a_failing_search_index_reports_its_own_error(self):
         # C7: the finally block read `records` that search_index.build never bound
         def broken(*args):
