@@ -17,8 +17,9 @@ namespace {
 // Pandoc's Markdown reader takes time exponential in how deeply brackets nest: about 2.6 times
 // more a level, 12 levels 40 s and 15 over a minute for one line (tools.md RD01, silently, in
 // every render). The book nests two; past kMaxBrackets the chapter's line is an error here,
-// before Pandoc. Block quotes nested past kMaxQuotes are refused too: Pandoc's tree of one was
-// too deep for the EPUB's reader, named by the woven file, not the chapter line (R9).
+// before Pandoc. Block quotes and list items a line nests past kMaxQuotes are refused too:
+// Pandoc's tree of one was too deep for the EPUB's reader, named by the woven file, not the
+// chapter line (R9).
 constexpr int kMaxBrackets = 8;
 constexpr int kMaxQuotes = 32;
 
@@ -40,13 +41,26 @@ void check_nesting(const std::vector<std::string>& lines, const Blocks& blocks, 
       said = false;
       continue;
     }
+    // the containers a line opens: '>' and list markers ("- ", "* ", "+ ", "1. ") at its start
     int quotes = 0;
-    for (size_t k = text.find_first_not_of(" \t"); k < text.size() && text[k] == '>';
-         k = text.find_first_not_of(" \t", k + 1))
+    for (size_t k = text.find_first_not_of(" \t"); k < text.size();
+         k = text.find_first_not_of(" \t", k + 1)) {
+      if (text[k] != '>') {
+        size_t digits = text.find_first_not_of("0123456789", k);
+        const bool bullet = text[k] == '-' || text[k] == '*' || text[k] == '+';
+        const bool ordered =
+            digits != k && digits < text.size() && (text[digits] == '.' || text[digits] == ')');
+        const size_t after = bullet ? k + 1 : ordered ? digits + 1 : std::string::npos;
+        if (after == std::string::npos || after >= text.size() ||
+            (text[after] != ' ' && text[after] != '\t'))
+          break;
+        k = after;
+      }
       ++quotes;
+    }
     if (quotes > kMaxQuotes)
       diagnostics.error(file, n,
-                        "block quotes nest " + std::to_string(quotes) +
+                        "block quotes and list items nest " + std::to_string(quotes) +
                             " levels deep here; the book's reader and its EPUB take at most " +
                             std::to_string(kMaxQuotes) + ": flatten them");
     const auto& spans = code[n];  // in order along the line

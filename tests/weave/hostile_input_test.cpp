@@ -320,7 +320,9 @@ INSTANTIATE_TEST_SUITE_P(
                  [](auto& b) { append(b, times("[", 5) + "a\n" + times("[", 5) + "b"); },
                  "chapters/1-alpha.md:46: error: brackets [ ] nest more than 8"},
         BadInput{"DeepBlockQuotes", [](auto& b) { append(b, times("> ", 600) + "x"); },
-                 last_line + "block quotes nest 600 levels deep here"}));
+                 last_line + "block quotes and list items nest 600 levels deep here"},
+        BadInput{"DeepListItems", [](auto& b) { append(b, times("- 1. > ", 200) + "x"); },
+                 last_line + "block quotes and list items nest 600 levels deep here"}));
 
 // W36: with claims.md a folder in the output and a chapter changed, the weaver said "nothing
 // written" after it had replaced the chapter. Now nothing is replaced.
