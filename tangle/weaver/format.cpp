@@ -123,7 +123,7 @@ std::string significant(double value, int digits, bool strip_zeros) {
 std::optional<std::string> format_value(double value, const Unit& unit, const std::string& fmt,
                                         int digits, std::string& error) {
   if (digits < 1 || digits > 12) {
-    error = "digits must be between 1 and 12";
+    error = "digits= must be a whole number from 1 to 12 (written as digits=2)";
     return std::nullopt;
   }
   if (!unit.known) {

@@ -65,8 +65,22 @@ void check_printed_words(const nlohmann::json& j, const std::string& shown,
   if (auto it = j.find("context"); it != j.end() && it->is_object())
     for (const char* key : {"gpu", "runtime", "driver", "nvcc"}) check(*it, key, "context.");
   std::string date = text_field(j, "date");
-  bool iso = date.size() >= 10 && std::isdigit(static_cast<unsigned char>(date[0])) &&
-             date[4] == '-' && date[7] == '-';
+  // ISO 8601, and a real day and time (tools.md WV12: 2026-13-45T99:99:99Z was taken)
+  auto number = [&](size_t at, size_t n) {
+    int v = 0;
+    for (size_t i = at; i < at + n; ++i) {
+      if (i >= date.size() || !std::isdigit(static_cast<unsigned char>(date[i]))) return -1;
+      v = v * 10 + (date[i] - '0');
+    }
+    return v;
+  };
+  const int month = number(5, 2), day = number(8, 2);
+  bool iso = date.size() >= 10 && number(0, 4) >= 0 && date[4] == '-' && date[7] == '-' &&
+             month >= 1 && month <= 12 && day >= 1 && day <= 31;
+  if (iso && date.size() > 10)
+    iso = date.size() >= 19 && date[10] == 'T' && date[13] == ':' && date[16] == ':' &&
+          number(11, 2) >= 0 && number(11, 2) < 24 && number(14, 2) >= 0 && number(14, 2) < 60 &&
+          number(17, 2) >= 0 && number(17, 2) <= 60;
   if (!date.empty() && !iso)
     diagnostics.error(
         shown, 0,
@@ -263,6 +277,8 @@ std::optional<Quantity> read_quantity(const nlohmann::json& value, std::string& 
                 "\": a range is both or neither");
   if (value.contains("n") && !is_count(value["n"]))
     return fail("has an \"n\" that is not a count of samples (" + value["n"].dump() + ")");
+  if (value.contains("n") && value["n"].get<double>() < 1)  // tools.md WV12: a median of none
+    return fail("has \"n\": 0, a median of no samples");
   if (value.contains("unit") && !value["unit"].is_string())
     return fail("has a \"unit\" that is not a string (" + value["unit"].dump() +
                 "), such as \"s\" or \"B/s\"");

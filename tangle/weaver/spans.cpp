@@ -48,8 +48,11 @@ Attributes read_attributes(const std::string& text) {
       }
       if (key == "fmt")
         a.fmt = value;
-      else if (key == "digits")
-        a.digits = std::atoi(value.c_str());
+      else if (key == "digits")  // a whole number, as written: 1.5 and " 2" were read as 1 and 2
+        a.digits = !value.empty() && value.size() <= 2 &&
+                           value.find_first_not_of("0123456789") == std::string::npos
+                       ? std::atoi(value.c_str())
+                       : 0;  // format_value says what digits= takes
       else if (a.error.empty())
         a.error = "unknown attribute " + key + "= (a {.m} span takes fmt= and digits=)";
       continue;

@@ -42,6 +42,32 @@ const std::string record = "book/measurements/testgpu/1.json";
 INSTANTIATE_TEST_SUITE_P(
     Weave, BadInputs,
     ::testing::Values(
+        // tools.md WV12: a median of no samples, and a date that is no day, were taken
+        BadInput{"NoSamples",
+                 [](const FixtureBook& b) {
+                   b.replace(record,
+                             "\"median\": 4.0e-4, \"min\": 3.9e-4, \"max\": 4.1e-4, \"n\": 10",
+                             "\"median\": 4.0e-4, \"min\": 3.9e-4, \"max\": 4.1e-4, \"n\": 0");
+                 },
+                 "quantity 'time': has \"n\": 0, a median of no samples"},
+        BadInput{"NoSuchDay",
+                 [](const FixtureBook& b) {
+                   b.replace(record, "2026-11-29T15:02:11Z", "2026-13-45T99:99:99Z");
+                 },
+                 "has the date \"2026-13-45T99:99:99Z\", which is not ISO 8601"},
+        // tools.md WV10: digits=1.5 and digits=" 2" were read as 1 and 2
+        BadInput{"FractionalDigits",
+                 [](const FixtureBook& b) {
+                   b.replace(alpha, "A plain div passes through,",
+                             "[machine : sm_count]{.m digits=1.5} A plain div passes through,");
+                 },
+                 "digits= must be a whole number from 1 to 12"},
+        BadInput{"SpacedDigits",
+                 [](const FixtureBook& b) {
+                   b.replace(alpha, "A plain div passes through,",
+                             "[machine : sm_count]{.m digits=\" 2\"} A plain div passes through,");
+                 },
+                 "digits= must be a whole number from 1 to 12"},
         BadInput{"TruncatedRecord",
                  [](const FixtureBook& b) { b.write(record, b.read(record).substr(0, 200)); },
                  "book/measurements/testgpu/1.json: error: is not a valid measurement record: "
