@@ -347,6 +347,18 @@ std::string weave_inline(const std::string& line, int first_line, InlineContext&
       i = next_code++->second;
       continue;
     }
+    // A backslash-escaped character is text (CommonMark): \[machine : sm_count]{.m} opens no
+    // span and is copied as written (tools.md WV05: it was woven, and the page read
+    // "[132]{.measured title=...}")
+    if (c == '\\' && i + 1 < line.size()) {
+      size_t end = i + 2;  // an escaped [...]{...} is copied whole: its braces are text too
+      if (line[i + 1] == '[' && closes[i + 1] != std::string::npos &&
+          closes[i + 1] + 1 < line.size() && line[closes[i + 1] + 1] == '{')
+        end = std::min(line.find('}', closes[i + 1]), line.size() - 1) + 1;
+      out += line.substr(i, end - i);
+      i = end;
+      continue;
+    }
     if (line.compare(i, 11, "](roofline:") == 0) {
       size_t close = line.find(')', i);
       std::string id =

@@ -113,6 +113,14 @@ INSTANTIATE_TEST_SUITE_P(
                     append(b, "- An item:\n\n    ```\n    [alpha/v9@1 : time]{.m}\n    ```");
                   },
                   "\n    [alpha/v9@1 : time]{.m}\n"},
+        // tools.md WV05: an escaped bracket opens no span; a span after an escaped backslash does
+        GoodInput{
+            "EscapedBracketIsText",
+            [](auto& b) {
+              append(b,
+                     "Escaped \\[machine : sm_count]{.m} bracket, \\\\[machine : sm_count]{.m}.");
+            },
+            "Escaped \\[machine : sm_count]{.m} bracket, \\\\[132]{.measured"},
         // Eight nested brackets weave (the book nests two), as do deeper ones in inline code,
         // escaped, or in paragraphs of their own.
         GoodInput{"EightNestedBrackets",
