@@ -349,13 +349,22 @@ bool is_gpu_slug(const std::string& slug) {
   return !slug.empty() && !after_dash;
 }
 
-std::vector<std::string> gpu_folders(const fs::path& root, const fs::path& folder) {
+std::vector<std::string> gpu_folders(const fs::path& root, const fs::path& folder,
+                                     std::vector<std::string>* strays) {
   std::vector<std::string> gpus;
   std::error_code ec;
   const fs::path actual = folder.is_absolute() ? folder : root / folder;
-  for (const auto& entry : fs::directory_iterator(actual, ec))
-    if (entry.is_directory() && holds_records(entry.path()))
-      gpus.push_back(entry.path().filename().string());
+  for (const auto& entry : fs::directory_iterator(actual, ec)) {
+    if (!entry.is_directory() || !holds_records(entry.path())) continue;
+    // A GPU's folder is named by its slug, and is a folder, not a link (CONVENTIONS: "one folder
+    // per GPU ... and nothing else"): a copy named "NVIDIA H200" or a link alias was a second
+    // GPU on the GPUs page (tools.md WV13)
+    const std::string name = entry.path().filename().string();
+    if (is_gpu_slug(name) && !entry.is_symlink())
+      gpus.push_back(name);
+    else if (strays)
+      strays->push_back(name);
+  }
   std::sort(gpus.begin(), gpus.end());
   return gpus;
 }

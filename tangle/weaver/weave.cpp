@@ -5,6 +5,7 @@
 
 #include "chapter_pass.h"
 #include "file_reading.h"
+#include "format.h"
 #include "gpus_page.h"
 #include "output.h"
 #include "reports.h"
@@ -195,9 +196,14 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
   // The other GPUs' folders: the reference's beside this GPU's, every one on the GPUs page. Their
   // records are read, not judged: a fault in one leaves that GPU out, with a warning.
   std::map<std::string, MeasurementStore> others;
+  std::vector<std::string> strays;
   const std::vector<std::string> folders = o.gpu.empty() || !store.folder.empty()
-                                               ? gpu_folders(o.root, o.measurements)
+                                               ? gpu_folders(o.root, o.measurements, &strays)
                                                : std::vector<std::string>{};
+  for (const std::string& name : strays)  // named without its control characters
+    diagnostics.warning(o.measurements.string() + "/" + inert_text(name), 0,
+                        "holds records but is no GPU's folder (a GPU's is a folder, not a link, "
+                        "named by its slug, such as nvidia-h200): it is left out; remove it");
   for (const std::string& slug : folders) {
     if (slug == store.slug) continue;
     Diagnostics theirs;

@@ -258,6 +258,26 @@ TEST(Gpus, ARecordsReasonsAndContextAreText) {
   }
 }
 
+// tools.md WV13: a copy of a GPU's folder named "NVIDIA H200", or a link alias, was a second GPU on
+// the GPUs page. Neither is a GPU's folder: left out, with a warning naming it (no ESC printed).
+TEST(Gpus, FoldersThatAreNoSlugOrALinkAreNoGpus) {
+  FixtureBook book;
+  ASSERT_EQ(book.weave_with(woven_for("")).status, 0);
+  auto before = book.outputs();
+  copy_gpu(book, "Test GPU", "Test GPU", [](nlohmann::json&) {});
+  copy_gpu(book, "esc\x1b[31m", "Test GPU", [](nlohmann::json&) {});
+  std::filesystem::create_directory_symlink(book.root() / "book/measurements/testgpu",
+                                            book.root() / "book/measurements/testgpu-copy");
+  auto run = book.weave_with(woven_for(""));
+  ASSERT_EQ(run.status, 0) << run.printed;
+  EXPECT_EQ(book.outputs(), before);  // one GPU: no GPUs page
+  for (const char* name : {"Test GPU", "testgpu-copy", "esc &#91;31m"})
+    EXPECT_TRUE(contains(run.printed, kFolder + name + ": warning: holds records but is no GPU's"))
+        << name << "\n"
+        << run.printed;
+  EXPECT_FALSE(contains(run.printed, "\x1b"));
+}
+
 TEST(Gpus, StrictFailsOnSkippedResultsOnlyOnTheReference) {
   FixtureBook book;
   three_gpus(book);
