@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "expression.h"
@@ -22,7 +23,23 @@ std::string text_field(const nlohmann::json& j, const char* key) {
 std::optional<nlohmann::json> parse_json(const std::string& text, const std::string& shown,
                                          Diagnostics& diagnostics) {
   try {
-    auto j = nlohmann::json::parse(text);
+    // A key twice in one object is corruption (make measure writes each once): it was read last
+    // wins, and a second "results": {} gave one error for each value it hid (tools.md WV11).
+    std::vector<std::set<std::string>> keys;  // of each object open, innermost last
+    std::string twice;
+    auto j = nlohmann::json::parse(
+        text, [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+          using Event = nlohmann::json::parse_event_t;
+          if (event == Event::object_start) keys.emplace_back();
+          if (event == Event::object_end && !keys.empty()) keys.pop_back();
+          if (event == Event::key && !keys.empty() && parsed.is_string() &&
+              !keys.back().insert(parsed.get<std::string>()).second && twice.empty())
+            twice = parsed.get<std::string>();
+          return true;
+        });
+    if (!twice.empty())
+      throw std::runtime_error("the key \"" + inert_text(twice.substr(0, 60)) +
+                               "\" is given twice in one object");
     if (!j.is_object()) throw std::runtime_error("the top level is not an object");
     // The whole number 1: not "1", not 1.9 (tools.md P5, Z6; the library's type error said
     // neither the field nor what it should be).

@@ -55,6 +55,18 @@ INSTANTIATE_TEST_SUITE_P(
                    b.replace(record, "2026-11-29T15:02:11Z", "2026-13-45T99:99:99Z");
                  },
                  "has the date \"2026-13-45T99:99:99Z\", which is not ISO 8601"},
+        // tools.md WV11: a key twice in one object was read last wins, in silence
+        BadInput{"DuplicateKey",
+                 [](const FixtureBook& b) {
+                   b.replace(record, "\"median\": 4.0e-4,", "\"median\": 4.0e-4, \"median\": 9.0,");
+                 },
+                 "1.json: error: is not a valid measurement record: the key \"median\" is given "
+                 "twice in one object"},
+        BadInput{"DuplicateResults",
+                 [](const FixtureBook& b) {
+                   b.replace(record, "\"results\": {", "\"results\": {}, \"results\": {");
+                 },
+                 "the key \"results\" is given twice in one object"},
         // tools.md WV10: digits=1.5 and digits=" 2" were read as 1 and 2
         BadInput{"FractionalDigits",
                  [](const FixtureBook& b) {
