@@ -45,6 +45,10 @@ std::string plain_number(double value, int digits) {
   double magnitude = value == 0 ? 0 : std::floor(std::log10(std::fabs(value)));
   if (magnitude >= 7 || magnitude <= -4) {  // 2.68×10^8^ in Pandoc's superscript
     double mantissa = round_significant(value / std::pow(10.0, magnitude), digits);
+    if (std::fabs(mantissa) >= 10) {  // the rounding carried: 9.9996 is 10.0, so 1.00×10^-4^
+      magnitude += 1;                 // (tools.md WV09: 0.000099996 printed 10.0×10^-5^)
+      mantissa = round_significant(value / std::pow(10.0, magnitude), digits);
+    }
     return significant(mantissa, digits) + "×10^" + std::to_string(static_cast<int>(magnitude)) +
            "^";
   }
