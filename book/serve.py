@@ -19,6 +19,7 @@ remade is forgotten in OUT's render state, so the next `make book` renders it ag
 whose page is missing from OUT is rendered when the server starts (after a first `make book`,
 none is). The server listens on 127.0.0.1 only. Ctrl-C stops it."""
 import argparse
+import errno
 import html
 import http.server
 import json
@@ -193,8 +194,38 @@ def watch(book, interval, stop):
 
 def handler(book):
     class Handler(http.server.SimpleHTTPRequestHandler):
+        # an idle connection is closed after this many seconds: 500 silent ones held a thread each
+        # for ever, and past about 230 no request could be served (tools.md SV08)
+        timeout = 10
+
         def __init__(self, *args, **kwargs):
             super().__init__(*args, directory=book.out, **kwargs)
+
+        def refused(self, url):
+            """Why this request is not served, or None (tools.md SV03-SV06): a Host other than this
+            server's own (a page elsewhere reading the book through DNS rebinding); a NUL in the
+            path (a traceback and no answer); a path whose real path leaves the served folder (a
+            link placed in it); a folder without an index.html (its listing)."""
+            port = self.server.server_address[1]
+            if self.headers.get('Host', '') not in ('127.0.0.1:%d' % port, 'localhost:%d' % port):
+                return 403, 'make serve answers http://127.0.0.1:%d/ only' % port
+            if url.path == '/__serve/version':
+                return None
+            if '\0' in urllib.parse.unquote(url.path):
+                return 404, 'no such page'
+            path = self.translate_path(url.path)
+            top = os.path.realpath(book.out)
+            if os.path.commonpath([os.path.realpath(path), top]) != top:
+                return 404, 'no such page'
+            if os.path.isdir(path) and not os.path.isfile(os.path.join(path, 'index.html')):
+                return 404, 'no such page'
+            return None
+
+        def do_HEAD(self):
+            why = self.refused(urllib.parse.urlsplit(self.path))
+            if why:
+                return self.send(why[0], 'text/plain; charset=utf-8', b'', head=True)
+            return super().do_HEAD()
 
         def end_headers(self):
             self.send_header('Cache-Control', 'no-store')
@@ -205,6 +236,9 @@ def handler(book):
 
         def do_GET(self):
             url = urllib.parse.urlsplit(self.path)
+            why = self.refused(url)
+            if why:
+                return self.send(why[0], 'text/plain; charset=utf-8', (why[1] + '\n').encode())
             if url.path == '/__serve/version':
                 page = urllib.parse.parse_qs(url.query).get('page', ['index.html'])[0]
                 return self.send(200, 'application/json', json.dumps(book.version(page)).encode())
@@ -219,13 +253,30 @@ def handler(book):
                 return self.send(200, 'text/html; charset=utf-8', text.encode('utf-8'))
             return super().do_GET()
 
-        def send(self, status, kind, body):
+        def send(self, status, kind, body, head=False):
             self.send_response(status)
             self.send_header('Content-Type', kind)
             self.send_header('Content-Length', str(len(body)))
             self.end_headers()
-            self.wfile.write(body)
+            if not head:
+                self.wfile.write(body)
     return Handler
+
+
+def bind(port, handler_class):
+    """The server on 127.0.0.1:PORT, or None with a line saying why (tools.md SV11: a taken or
+    impossible port was a traceback)."""
+    if not 0 <= port <= 65535:
+        print('make serve: port %d is not a port (0 to 65535): make serve PORT=8001' % port, file=sys.stderr)
+        return None
+    try:
+        return http.server.ThreadingHTTPServer(('127.0.0.1', port), handler_class)
+    except OSError as e:
+        taken = e.errno == errno.EADDRINUSE
+        print('make serve: port %d %s: make serve PORT=%d' % (
+            port, 'is in use' if taken else 'cannot be opened (%s)' % e.strerror, port + 1 if port < 65535 else 8001),
+            file=sys.stderr)
+        return None
 
 
 def main(argv):
@@ -256,7 +307,9 @@ def main(argv):
     if missing:
         print('serve: rendering %d page(s) missing from %s' % (len(missing), out), flush=True)
         book.changed(missing)
-    server = http.server.ThreadingHTTPServer(('127.0.0.1', args.port), handler(book))
+    server = bind(args.port, handler(book))
+    if server is None:
+        return 2
     stop = threading.Event()
     watcher = threading.Thread(target=watch, args=(book, args.interval, stop), daemon=True)
     watcher.start()

@@ -67,5 +67,6 @@ def read(woven_dir, repo):
             'stale': bool(entry.get('stale', False)),
             'measured': entry.get('measured') or entry.get('measured_date') or entry.get('date') or '',
             'src': src or '', 'markdown': md, 'text': text,
+            'source': entry.get('source') if isinstance(entry.get('source'), str) else None,
         })
     return title, chapters

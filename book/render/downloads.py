@@ -5,6 +5,7 @@ benchmarks), a CMakeLists.txt and a README. The archive is byte-identical for id
 import gzip
 import io
 import os
+import posixpath
 import re
 import tarfile
 
@@ -18,6 +19,8 @@ HARNESS = 'bench'
 # The harness's own test and benchmark programs stay out of a download; its headers (gpu_test.cuh
 # among them: the chapters' tests include it) go in.
 HARNESS_OWN = re.compile(r'_test\.(cu|cpp)$|_bench\.cu$')
+MANIFEST = '.tangle-manifest'  # the tangler's list of what it wrote: "<chapter>\t<src/path>" a line
+MAX_FILE_BYTES = 64 << 20  # the weaver's cap on an input
 INCLUDE = re.compile(rb'^\s*#\s*include\s*"([^"]+)"', re.M)
 
 
@@ -43,42 +46,55 @@ def inside_src(src_dir, chapter, rel, path):
     return path
 
 
+def tangled_files(src_dir):
+    """The files the tangler wrote, as src/.tangle-manifest lists them (paths under src/): a
+    download packs these and nothing else, so a .env, .git/config, an editor's swap file, a cache
+    or a tangler's temporary beside them stays out (tools.md RD04), as does a FIFO (RD05)."""
+    path = os.path.join(src_dir, MANIFEST)
+    if not os.path.isfile(path):
+        raise DownloadError('src/%s cannot be read: it lists the files the downloads pack; run make '
+                            'tangle' % MANIFEST)
+    listed = set()
+    for line in read_bytes(path).decode('utf-8', 'replace').splitlines():
+        chapter, tab, rel = line.partition('\t')
+        if tab and not chapter.startswith('#') and rel.startswith('src/'):
+            listed.add(rel[len('src/'):])
+    return listed
+
+
+def checked(src_dir, chapter, rel):
+    """src/REL as a path, once it is known to be a regular file inside src/ of a size a book's
+    source has (a 2 GB file was read whole: tools.md RD07)."""
+    path = inside_src(src_dir, chapter, rel, os.path.join(src_dir, rel))
+    if not os.path.isfile(path):
+        raise DownloadError('chapter %s: src/%s is listed in src/%s but is no file: run make tangle'
+                            % (chapter['id'], rel, MANIFEST))
+    if os.path.getsize(path) > MAX_FILE_BYTES:
+        raise DownloadError('chapter %s: src/%s is over %d MiB, more than any chapter\'s source: '
+                            'it is not packed' % (chapter['id'], rel, MAX_FILE_BYTES >> 20))
+    return path
+
+
 def chapter_files(src_dir, chapter):
-    """[(path inside src/, absolute path)] of the chapter's folder and the harness it builds on."""
+    """[(path inside src/, absolute path)] of the chapter's folder (its subfolders too: appendix A's
+    sm90a/) and the harness it builds on (its top folder, without the harness's own programs),
+    each a file the tangler wrote; then what they include."""
+    listed = tangled_files(src_dir)
+    own = chapter['src']
     files = []
-    for folder in ([chapter['src']] if chapter['src'] == HARNESS else [HARNESS, chapter['src']]):
-        root = os.path.join(src_dir, folder)
-        if not os.path.isdir(root):
-            continue
-        for name in sorted(os.listdir(root)):
-            path = os.path.join(root, name)
-            harness_own = folder != chapter['src'] and HARNESS_OWN.search(name)
-            if os.path.isfile(path) and not harness_own:
-                files.append(('%s/%s' % (folder, name), path))
-        if folder == chapter['src']:
-            files += subfolder_files(root, folder)
-    files = [(rel, inside_src(src_dir, chapter, rel, path)) for rel, path in files]
-    return add_included(src_dir, chapter, files)
+    for rel in sorted(listed):
+        folder, _, name = rel.partition('/')
+        if folder == own or (folder == HARNESS and '/' not in name and not HARNESS_OWN.search(name)):
+            files.append((rel, checked(src_dir, chapter, rel)))
+    return add_included(src_dir, chapter, files, listed)
 
 
-def subfolder_files(root, folder):
-    """The files in the subfolders of a chapter's own folder (appendix A's sm90a/, a library its
-    <src>.cmake builds for one target): the chapter's build needs them; another chapter's does not."""
-    files = []
-    for directory, subdirectories, names in os.walk(root):
-        subdirectories.sort()
-        if directory == root:
-            continue
-        for name in sorted(names):
-            path = os.path.join(directory, name)
-            files.append(('%s/%s' % (folder, os.path.relpath(path, root).replace(os.sep, '/')), path))
-    return files
-
-
-def add_included(src_dir, chapter, files):
+def add_included(src_dir, chapter, files, listed):
     """Adds, transitively, every file of another chapter's folder that a packed file includes by a
     quoted path (chapter 1.4 reuses 3.3's fusion/fusion_graph.cuh). An included path that names no
-    file under src/ would break the reader's build: it is an error naming the chapter and both files."""
+    file the tangler wrote would break the reader's build: it is an error naming the chapter and
+    both files. The member's name is the normal path (warps/../warps/warps.h was packed as written,
+    a name tar refuses: tools.md RD06)."""
     files = list(files)
     packed = {rel for rel, _ in files}
     queue = list(files)
@@ -86,18 +102,26 @@ def add_included(src_dir, chapter, files):
         rel, path = queue.pop()
         for included in INCLUDE.findall(read_bytes(path)):
             name = included.decode('utf-8', 'replace')
-            if '/' not in name or name in packed:
+            if '/' not in name:
                 continue
+            name = posixpath.normpath(name)
+            if name in packed:
+                continue
+            if name.startswith('../') or name.startswith('/') or name == '..':
+                raise DownloadError('chapter %s: src/%s includes "%s", outside src/: a download holds '
+                                    'src/ only' % (chapter['id'], rel, included.decode('utf-8', 'replace')))
             target = os.path.join(src_dir, name)
-            if not os.path.isfile(target):
-                if name.split('/')[0] in {HARNESS, chapter['src']} or os.path.isdir(os.path.dirname(target)):
-                    raise DownloadError('chapter %s: its download would lack src/%s, which src/%s includes; '
-                                        'fix book/render/downloads.py\'s selection' % (chapter['id'], name, rel))
+            if name not in listed:
+                if (name.split('/')[0] in {HARNESS, chapter['src']} or os.path.isdir(os.path.dirname(target))
+                        or os.path.exists(target)):
+                    raise DownloadError('chapter %s: its download would lack src/%s, which src/%s includes '
+                                        '(src/%s does not list it as a file the tangler wrote); fix the '
+                                        'include or book/render/downloads.py\'s selection'
+                                        % (chapter['id'], name, rel, MANIFEST))
                 continue  # a library's header (cub/..., gtest/...): not ours to pack
-            inside_src(src_dir, chapter, name, target)
             packed.add(name)
-            files.append((name, target))
-            queue.append((name, target))
+            files.append((name, checked(src_dir, chapter, name)))
+            queue.append(files[-1])
     return sorted(files)
 
 def cmake_lists(chapter, folders):

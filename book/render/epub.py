@@ -24,6 +24,7 @@ import sys
 import uuid
 import zipfile
 
+from pages import named, pandoc
 from stamps import digest, read_bytes, write_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -119,10 +120,11 @@ def chapter_ast(chapter, out_dir, state, version):
     if state.unchanged(name, key, target):
         return name, key
     os.makedirs(os.path.dirname(target), exist_ok=True)
-    done = subprocess.run(['pandoc', '--from', 'markdown-yaml_metadata_block', '--to', 'json', '--preserve-tabs', '--lua-filter', FILTER,
-                           '--output', target + '.new'], input=chapter_text(chapter), capture_output=True, text=True)
+    done = pandoc(['pandoc', '--from', 'markdown-yaml_metadata_block', '--to', 'json', '--preserve-tabs', '--lua-filter',
+                   FILTER, '--output', target + '.new'], named(chapter) + ' for the EPUB',
+                  input=chapter_text(chapter), capture_output=True, text=True)
     if done.returncode != 0:
-        raise RuntimeError('pandoc failed on %s for the EPUB:\n%s' % (chapter['markdown'], done.stderr.strip()))
+        raise RuntimeError('pandoc failed on %s for the EPUB:\n%s' % (named(chapter), done.stderr.strip()))
     os.replace(target + '.new', target)
     return name, key
 
@@ -169,7 +171,7 @@ def opening_id(chapter):
 def too_deep(chapter):
     """Python's recursion limit met in a chapter's tree (tools.md P2: its own message named no chapter)."""
     return RuntimeError('%s nests too deeply for the EPUB (quotes, lists or spans more than about %d levels '
-                        'inside each other): flatten it' % (chapter['markdown'], sys.getrecursionlimit() // 2))
+                        'inside each other): flatten it' % (named(chapter), sys.getrecursionlimit() // 2))
 
 
 def load(asts, chapters):
@@ -244,13 +246,13 @@ def build(book_title, chapters, out_dir, state):
     write_file(work, joined)
     cover = os.path.join(out_dir, '.render', 'cover.svg')
     write_file(cover, cover_svg(book_title))
-    done = subprocess.run(
+    done = pandoc(
         ['pandoc', work, '--from', 'json', '--to', 'epub3', '--mathml', '--toc', '--toc-depth', '2',
          '--no-highlight', '--css', CSS, '--epub-cover-image', cover,
          '--resource-path', out_dir, '--metadata', 'title=' + book_title, '--metadata', 'lang=en',
          '--metadata', 'identifier=urn:uuid:%s' % uuid.uuid5(uuid.NAMESPACE_URL, 'book:' + book_title),
          '--epub-chapter-level', '1', '--output', target + '.new'],
-        capture_output=True, text=True, env=dict(os.environ, SOURCE_DATE_EPOCH=str(epoch)))
+        'the EPUB', capture_output=True, text=True, env=dict(os.environ, SOURCE_DATE_EPOCH=str(epoch)))
     if done.returncode != 0:
         raise RuntimeError('pandoc failed on the EPUB:\n' + done.stderr.strip())
     normalize(target + '.new', epoch)

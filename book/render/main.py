@@ -176,8 +176,11 @@ def exclusive(out):
 def render(out, woven, src_dir, jobs):
     """Makes the book; returns (chapters, pages made, seconds until they were in place, EPUB
     remade, search entries)."""
-    with exclusive(out):
-        return render_locked(out, woven, src_dir, jobs)
+    with exclusive(out):   # the lock beside OUT_DIR as given: the weaver's --lock names that one
+        # the book made where OUT_DIR's links lead: a link build/book -> a published copy was renamed
+        # away by the swap and a folder put in its place, the copy never updated, the link left as
+        # book.old.PID (tools.md RD02)
+        return render_locked(os.path.realpath(out), woven, src_dir, jobs)
 
 
 def render_locked(out, woven, src_dir, jobs):

@@ -79,9 +79,30 @@ MARKDOWN = 'markdown-yaml_metadata_block'
 UNREADABLE_MATH = 'Could not convert TeX math'
 
 
+# Each Pandoc run's time limit (BOOK_PANDOC_SECONDS): a chapter Pandoc chokes on (brackets nested 15
+# deep took it over a minute, 20 would take days: tools.md RD01) stops the render naming the
+# chapter, and the previous book stays. The weaver refuses the known shapes before they get here.
+PANDOC_SECONDS = float(os.environ.get('BOOK_PANDOC_SECONDS') or 600)
+
+
+def named(chapter):
+    """A chapter as a message names it: its woven file, and the chapter it was woven from."""
+    return '%s (woven from %s)' % (chapter['markdown'], chapter['source']) if chapter.get('source') else chapter['markdown']
+
+
+def pandoc(command, what, **kwargs):
+    """subprocess.run of a Pandoc command, stopped past PANDOC_SECONDS with an error naming `what`."""
+    try:
+        return subprocess.run(command, timeout=PANDOC_SECONDS, **kwargs)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError('pandoc ran over %g s on %s and was stopped: a line that nests brackets, quotes '
+                           'or lists deeply, or thousands of "<" in one paragraph, makes it slow; simplify '
+                           'it in the chapter (BOOK_PANDOC_SECONDS sets the limit)' % (PANDOC_SECONDS, what)) from None
+
+
 def run_pandoc(args, env_extra, what, text=None):
     env = dict(os.environ, **env_extra)
-    done = subprocess.run(['pandoc'] + args, env=env, input=text, capture_output=True, text=True)
+    done = pandoc(['pandoc'] + args, what, env=env, input=text, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError('pandoc failed on %s:\n%s' % (what, done.stderr.strip()))
     if UNREADABLE_MATH in done.stderr:
@@ -179,7 +200,7 @@ def render_chapter(book_title, chapters, i, download, api_map_file, out_dir, sal
                       'BOOK_CHAPTER_TITLE': chapter['title'], 'BOOK_CHAPTERS': chapter_map(chapters),
                       'BOOK_CHAPTER_ID': chapter['id'], 'BOOK_SECTION_LINKS': SECTION_LINKS,
                       'BOOK_CODE_CACHE': cache_dir, 'BOOK_CODE_SALT': salt or code_salt()},
-               chapter['markdown'], book_index.body(chapter['text']))
+               named(chapter), book_index.body(chapter['text']))
     with open(target + '.new', encoding='utf-8') as f:
         page = link_self(link_chunks(fill_code_cache(f.read(), cache_dir)))
     with open(target + '.new', 'w', encoding='utf-8') as f:

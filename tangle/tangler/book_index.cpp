@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -33,6 +34,23 @@ std::string folder_problem(const std::string& folder) {
 std::string file_path_problem(const std::string& path) {
   if (path.empty())
     return "file= is empty: give the path of the file to write, such as src/reduce/reduce.cu";
+  // Letters, digits, '.', '_', '-' and '/': what every file= of the book uses. A control
+  // character was written as is and echoed to the terminal (tools.md TG03: an escape sequence;
+  // T17: a NUL), a TAB broke the manifest's lines (TG04), and a trailing space or a name in two
+  // Unicode spellings made files that look alike, one of them never built (TG05).
+  for (size_t i = 0; i < path.size(); ++i) {
+    const auto c = static_cast<unsigned char>(path[i]);
+    if (std::isalnum(c) && c < 0x80) continue;
+    if (c == '.' || c == '_' || c == '-' || c == '/') continue;
+    char shown[8];
+    std::snprintf(shown, sizeof shown, "0x%02X", c);
+    const std::string printable = c > 0x20 && c < 0x7F
+                                      ? "'" + std::string(1, path[i]) + "' (" + shown + ")"
+                                      : std::string(shown);
+    return "file= has the character " + printable + " at byte " + std::to_string(i + 1) +
+           " of its path: a path under src/ is letters, digits, '.', '_', '-' and '/', one "
+           "word to CMake's globs and to every shell";
+  }
   if (path.front() == '/' || (path.size() > 1 && path[1] == ':'))
     return "file=" + path + " is absolute: give a path under src/, such as src/reduce/reduce.cu";
   if (path.find('\\') != std::string::npos)

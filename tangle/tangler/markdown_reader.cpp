@@ -1,5 +1,7 @@
 #include "markdown_reader.h"
 
+#include <cstdio>
+
 #include <cmark.h>
 
 #include <algorithm>
@@ -73,6 +75,36 @@ ChapterReading read_chapter(std::string_view name, std::string_view text) {
   Chapter& chapter = reading.chapter;
   chapter.name = std::string(name);
   std::string markdown = with_lf_line_endings(text);
+  // A control character (but TAB) has no place in a chapter, as the weaver says too: a NUL was
+  // tangled as U+FFFD into code and file names (tools.md T17), and one in the front matter was
+  // echoed raw inside a diagnostic (TG18). Said at its line and column, once a line, and the
+  // chapter goes no further (no later message repeats the character).
+  {
+    int line = 1, said = 0;
+    size_t line_start = 0;
+    bool line_said = false;
+    for (size_t i = 0; i < markdown.size(); ++i) {
+      const auto c = static_cast<unsigned char>(markdown[i]);
+      if (c == '\n') {
+        ++line;
+        line_start = i + 1;
+        line_said = false;
+      } else if ((c < 0x20 && c != '\t') || c == 0x7F) {
+        if (!line_said && said < 10) {
+          char shown[8];
+          std::snprintf(shown, sizeof shown, "0x%02X", c);
+          reading.diagnostics.push_back(
+              {chapter.name, line,
+               std::string("the control character ") + shown + " at column " +
+                   std::to_string(i - line_start + 1) +
+                   " cannot be in a chapter: remove it (write \\0 or \\x1b in code)"});
+          ++said;
+        }
+        line_said = true;
+      }
+    }
+    if (said > 0) return reading;
+  }
   FrontMatter front = strip_front_matter(markdown);
   chapter.src_folder = front.src_folder;
   chapter.src_line = front.src_line;

@@ -2,6 +2,7 @@
 
 #include "book_index.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -69,6 +70,18 @@ std::vector<LoadedChapter> load_chapters(const Options& options, Diagnostics& di
   const fs::path real_root = fs::weakly_canonical(root, ignored);
   for (const ListedChapter& chapter : listed) {
     std::string where = listed_in.empty() ? chapter.path : listed_in;
+    // A control character in a chapter's path: a TAB split its manifest lines, so its files were
+    // never removed as stale (tools.md TG04); any other one is echoed to the terminal.
+    if (std::any_of(chapter.path.begin(), chapter.path.end(), [](char c) {
+          return static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) == 0x7F;
+        })) {
+      diagnostics.push_back(
+          {listed_in.empty() ? std::string("a chapter named on the command line") : listed_in,
+           chapter.line,
+           "a chapter's path holds a control character (a TAB?): rename the "
+           "chapter"});
+      continue;
+    }
     // A chapter is part of the book: under its root, also once links are followed.
     fs::path real = fs::weakly_canonical(root / chapter.path, ignored);
     fs::path inside = real.lexically_relative(real_root);
@@ -77,6 +90,17 @@ std::vector<LoadedChapter> load_chapters(const Options& options, Diagnostics& di
                              chapter.path + " is outside the book's root " + options.root +
                                  ": a chapter is a path under it, such as "
                                  "chapters/3.1-reduction.md"});
+      continue;
+    }
+    // src/ is the tangler's own output: a chapter there is overwritten by its blocks, then
+    // removed as stale (tools.md TG02). Links are followed: a chapter that is a link into src/
+    // is under src/ too.
+    if (fs::path in_src = real.lexically_relative(fs::weakly_canonical(root / "src", ignored));
+        !in_src.empty() && *in_src.begin() != "..") {
+      diagnostics.push_back({where, chapter.line,
+                             chapter.path +
+                                 " lies under src/, the tangler's output, which it overwrites "
+                                 "and removes: keep chapters elsewhere, such as chapters/"});
       continue;
     }
     // One file under two spellings (chapters/./c.md, a link to it) is listed twice too: each

@@ -12,7 +12,7 @@ namespace {
 std::string context_text(const nlohmann::json& context, const char* key) {
   auto it = context.find(key);
   if (it == context.end() || it->is_null()) return "";
-  return it->is_string() ? it->get<std::string>() : it->dump();
+  return inert_text(it->is_string() ? it->get<std::string>() : it->dump());  // tools.md WV04
 }
 
 // A clock of the context (recorded in MHz) to four significant digits with its unit: "1975 MHz",

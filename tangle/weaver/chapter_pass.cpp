@@ -14,6 +14,82 @@
 namespace weave {
 namespace {
 
+// Pandoc's Markdown reader takes time exponential in how deeply brackets nest: about 2.6 times
+// more a level, 12 levels 40 s and 15 over a minute for one line (tools.md RD01, silently, in
+// every render). The book nests two; past kMaxBrackets the chapter's line is an error here,
+// before Pandoc. Block quotes and list items a line nests past kMaxQuotes are refused too:
+// Pandoc's tree of one was too deep for the EPUB's reader, named by the woven file, not the
+// chapter line (R9).
+constexpr int kMaxBrackets = 8;
+constexpr int kMaxQuotes = 32;
+
+void check_nesting(const std::vector<std::string>& lines, const Blocks& blocks, size_t first,
+                   const std::string& file, Diagnostics& diagnostics) {
+  // the code spans' columns on each line: their brackets are text
+  std::vector<std::vector<std::pair<int, int>>> code(lines.size() + 1);
+  for (const CodeSpan& c : blocks.code_spans)
+    for (int l = c.line; l <= c.end_line && l <= static_cast<int>(lines.size()); ++l)
+      code[l].emplace_back(l == c.line ? c.column : 1,
+                           l == c.end_line ? c.end_column : static_cast<int>(lines[l - 1].size()));
+  int depth = 0;
+  bool said = false;  // once a paragraph
+  for (size_t i = first; i < lines.size(); ++i) {
+    const std::string& text = lines[i];
+    const int n = static_cast<int>(i) + 1;
+    if (blocks.roles[i] == LineRole::code || text.find_first_not_of(" \t>") == std::string::npos) {
+      depth = 0;
+      said = false;
+      continue;
+    }
+    // the containers a line opens: '>' and list markers ("- ", "* ", "+ ", "1. ") at its start
+    int quotes = 0;
+    for (size_t k = text.find_first_not_of(" \t"); k < text.size();
+         k = text.find_first_not_of(" \t", k + 1)) {
+      if (text[k] != '>') {
+        size_t digits = text.find_first_not_of("0123456789", k);
+        const bool bullet = text[k] == '-' || text[k] == '*' || text[k] == '+';
+        const bool ordered =
+            digits != k && digits < text.size() && (text[digits] == '.' || text[digits] == ')');
+        const size_t after = bullet ? k + 1 : ordered ? digits + 1 : std::string::npos;
+        if (after == std::string::npos || after >= text.size() ||
+            (text[after] != ' ' && text[after] != '\t'))
+          break;
+        k = after;
+      }
+      ++quotes;
+    }
+    if (quotes > kMaxQuotes)
+      diagnostics.error(file, n,
+                        "block quotes and list items nest " + std::to_string(quotes) +
+                            " levels deep here; the book's reader and its EPUB take at most " +
+                            std::to_string(kMaxQuotes) + ": flatten them");
+    const auto& spans = code[n];  // in order along the line
+    size_t next = 0;
+    for (size_t k = 0; k < text.size(); ++k) {
+      const int column = static_cast<int>(k) + 1;
+      while (next < spans.size() && spans[next].second < column) ++next;
+      if (next < spans.size() && spans[next].first <= column) {
+        k = static_cast<size_t>(spans[next].second) - 1;  // past the span
+        continue;
+      }
+      if (text[k] == '\\') {
+        ++k;
+      } else if (text[k] == '[') {
+        if (++depth > kMaxBrackets && !said) {
+          diagnostics.error(file, n,
+                            "brackets [ ] nest more than " + std::to_string(kMaxBrackets) +
+                                " levels deep here: Pandoc's time grows about 2.6 times a level "
+                                "(12 levels take it 40 s, 15 over a minute); nest at most " +
+                                std::to_string(kMaxBrackets) + ", or escape a bracket as \\[");
+          said = true;
+        }
+      } else if (text[k] == ']' && depth > 0) {
+        --depth;
+      }
+    }
+  }
+}
+
 // One chapter's weave, in passes: the setup (its records, both GPUs' scopes, the box's input), the
 // lines (code copied, prose woven a paragraph at a time, the ::: fences handled), and the
 // report of what is not measured, not run, broken or stale.
@@ -117,6 +193,8 @@ class ChapterWeaver {
     const std::vector<std::string>& all = chapter_.lines;
     blocks_ = read_blocks(all, fm_.present ? fm_.body_line : 1);
     const Blocks& blocks = blocks_;
+    check_nesting(all, blocks, fm_.present ? static_cast<size_t>(fm_.body_line - 1) : 0, file_,
+                  diagnostics_);
     inline_context_.code_spans = &blocks_.code_spans;
     std::vector<const DivLine*> div_at(all.size(), nullptr);
     for (const DivLine& d : blocks.div_lines) {

@@ -206,6 +206,15 @@ Value Scope::eval(const Expr& e, Evaluation& out) const {
   return v;
 }
 
+namespace {
+// An expression of typed numbers only (128 / 2, -5, 2^10), no quantity of a record in it.
+bool typed_only(const Expr& e) {
+  if (e.op == Expr::Op::number) return true;
+  if (e.op == Expr::Op::term) return false;
+  return (!e.left || typed_only(*e.left)) && (!e.right || typed_only(*e.right));
+}
+}  // namespace
+
 Value Scope::eval_node(const Expr& e, Evaluation& out) const {
   if (e.op == Expr::Op::number) return {Value::State::known, e.number, e.unit, ""};
   if (e.op == Expr::Op::term) {
@@ -219,16 +228,33 @@ Value Scope::eval_node(const Expr& e, Evaluation& out) const {
     if (v->state == Value::State::error) return *v;
   for (const Value* v : {&a, &b})
     if (v->state == Value::State::unmeasured) return *v;
-  // Units are checked only where both sides know theirs and neither is a plain number.
+  // Units are checked where both sides know theirs. A typed number without a unit is plain: a
+  // time compared with 5, or 1 added to it, is an error (tools.md WV07: `launch_latency < 5`
+  // "held" with 9.77 us, `launch_latency + 1` printed 1.00 s); the typed 0 alone goes with any
+  // unit (`a : time - b : time > 0`). A plain quantity of a record (a count, a ratio, a value
+  // declared dimensionless) still goes with any unit, as before.
+  auto zero = [](const Expr* side) {
+    return side && side->op == Expr::Op::number && side->number == 0;
+  };
+  auto typed_plain = [](const Expr* side, const Value& v) {
+    return side && v.unit.plain() && typed_only(*side);
+  };
   Unit sum_unit = a.unit.plain() ? b.unit : a.unit;
   if (!a.unit.known || !b.unit.known) sum_unit = units::unknown;
   auto same_unit = [&](const char* what) -> std::optional<Value> {
-    if (a.unit == b.unit || !a.unit.known || !b.unit.known || a.unit.plain() || b.unit.plain())
+    if (a.unit == b.unit || !a.unit.known || !b.unit.known || zero(e.left.get()) ||
+        zero(e.right.get()))
+      return std::nullopt;
+    if ((a.unit.plain() && !typed_plain(e.left.get(), a)) ||
+        (b.unit.plain() && !typed_plain(e.right.get(), b)))
       return std::nullopt;
     return error_value(std::string("cannot ") + what + " " +
                        (a.unit.dimensionless() ? "a plain number" : to_string(a.unit)) + " and " +
                        (b.unit.dimensionless() ? "a plain number" : to_string(b.unit)) + " in '" +
-                       to_text(e) + "'");
+                       to_text(e) + "'" +
+                       (a.unit.dimensionless() || b.unit.dimensionless()
+                            ? ": a typed number takes its unit after a space (5 us, 128 B, 2 FLOP)"
+                            : ""));
   };
   auto compare = [&](const char* op, bool holds) -> Value {
     if (auto bad = same_unit("compare")) return *bad;

@@ -300,6 +300,12 @@ std::string to_text(const Expr& e) {
     bool low = side->op == Expr::Op::add || side->op == Expr::Op::sub;
     return low ? "(" + to_text(*side) + ")" : to_text(*side);
   };
+  // a power's sides and a minus sign's operand: a number or a term as it is, anything else in
+  // parentheses, so the text reads back as the same expression
+  auto atom = [&](const ExprPtr& side) {
+    bool plain = side->op == Expr::Op::number || side->op == Expr::Op::term;
+    return plain ? to_text(*side) : "(" + to_text(*side) + ")";
+  };
   switch (e.op) {
     case Expr::Op::number: {
       char buffer[32];
@@ -309,7 +315,7 @@ std::string to_text(const Expr& e) {
     case Expr::Op::term:
       return e.term.text();
     case Expr::Op::neg:
-      return "-" + grouped(e.left);
+      return "-" + atom(e.left);
     case Expr::Op::add:
       return binary("+");
     case Expr::Op::sub:
@@ -321,8 +327,8 @@ std::string to_text(const Expr& e) {
       return grouped(e.left) + " / " +
              (compound ? "(" + to_text(*e.right) + ")" : to_text(*e.right));
     }
-    case Expr::Op::pow:
-      return grouped(e.left) + "^" + grouped(e.right);
+    case Expr::Op::pow:  // tools.md WV08: (2^3)^2 and 2^3^2 were both "2^3^2", 2^(1/2) "2^1 / 2"
+      return atom(e.left) + "^" + atom(e.right);
     case Expr::Op::lt:
       return binary("<");
     case Expr::Op::le:

@@ -1,7 +1,9 @@
 #include "format.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 #include <vector>
 
 namespace weave {
@@ -43,6 +45,10 @@ std::string plain_number(double value, int digits) {
   double magnitude = value == 0 ? 0 : std::floor(std::log10(std::fabs(value)));
   if (magnitude >= 7 || magnitude <= -4) {  // 2.68×10^8^ in Pandoc's superscript
     double mantissa = round_significant(value / std::pow(10.0, magnitude), digits);
+    if (std::fabs(mantissa) >= 10) {  // the rounding carried: 9.9996 is 10.0, so 1.00×10^-4^
+      magnitude += 1;                 // (tools.md WV09: 0.000099996 printed 10.0×10^-5^)
+      mantissa = round_significant(value / std::pow(10.0, magnitude), digits);
+    }
     return significant(mantissa, digits) + "×10^" + std::to_string(static_cast<int>(magnitude)) +
            "^";
   }
@@ -121,7 +127,7 @@ std::string significant(double value, int digits, bool strip_zeros) {
 std::optional<std::string> format_value(double value, const Unit& unit, const std::string& fmt,
                                         int digits, std::string& error) {
   if (digits < 1 || digits > 12) {
-    error = "digits must be between 1 and 12";
+    error = "digits= must be a whole number from 1 to 12 (written as digits=2)";
     return std::nullopt;
   }
   if (!unit.known) {
@@ -154,6 +160,29 @@ std::optional<std::string> format_value(double value, const Unit& unit, const st
     return std::nullopt;
   }
   return significant(value / fixed->first, digits) + " " + shown;
+}
+
+std::string inert_text(const std::string& text) {
+  auto word = [&](size_t i) {  // text[i] is a letter or digit
+    return i < text.size() && std::isalnum(static_cast<unsigned char>(text[i]));
+  };
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const auto byte = static_cast<unsigned char>(c);
+    // '_' inside a word (v1_naive) and '@' after one (wgmma_rate@2048) are text to Pandoc: kept
+    const bool plain =
+        (c == '_' && i > 0 && word(i - 1) && word(i + 1)) || (c == '@' && i > 0 && word(i - 1));
+    if (byte < 0x20 || byte == 0x7F) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else if (!plain &&
+               std::string_view("<>&\"[]{}`*_\\|$^~@").find(c) != std::string_view::npos) {
+      out += "&#" + std::to_string(byte) + ";";
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 }  // namespace weave

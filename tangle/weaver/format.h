@@ -24,4 +24,12 @@ std::optional<std::pair<double, Unit>> parse_fixed_unit(const std::string& text,
 // with strip_zeros, trailing zeros after the point are dropped ("1.2").
 std::string significant(double value, int digits, bool strip_zeros = false);
 
+// Text from a record (a skipped result's reason, which is a benchmark's stderr; a context string),
+// made inert wherever it is woven: in Markdown text, a table cell, a span's title="..." and raw
+// HTML alike. Every character Markdown, Pandoc or HTML could read as markup becomes its numeric
+// entity (&#60; for '<'), which Pandoc and browsers show as the character itself; line breaks,
+// tabs and other control characters become one space, so no record opens a block or a line
+// (tools.md WV04: an <img onerror> in a reason ran 14 times in a page, a newline opened a div).
+std::string inert_text(const std::string& text);
+
 }  // namespace weave

@@ -104,7 +104,8 @@ std::string gpus_page(const std::vector<const Chapter*>& chapters, std::vector<G
       std::string text = quantity_text(scope.lookup(Term{"machine", name, "median"}).value);
       return text.empty() ? std::string("—") : text;
     };
-    std::string sms = m && m->context.contains("sm_count") ? m->context["sm_count"].dump() : "—";
+    std::string sms =
+        m && m->context.contains("sm_count") ? inert_text(m->context["sm_count"].dump()) : "—";
     lines.push_back("| " + name_of(g) + (g.slug == reference ? " (reference)" : "") +
                     (g.slug == woven ? " (this book)" : "") + " | `" + g.slug + "` | " +
                     (m && !m->date.empty() ? m->date.substr(0, 10) : "—") +

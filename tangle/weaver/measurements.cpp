@@ -4,10 +4,12 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "expression.h"
 #include "file_reading.h"
+#include "format.h"
 
 namespace weave {
 namespace fs = std::filesystem;
@@ -21,7 +23,23 @@ std::string text_field(const nlohmann::json& j, const char* key) {
 std::optional<nlohmann::json> parse_json(const std::string& text, const std::string& shown,
                                          Diagnostics& diagnostics) {
   try {
-    auto j = nlohmann::json::parse(text);
+    // A key twice in one object is corruption (make measure writes each once): it was read last
+    // wins, and a second "results": {} gave one error for each value it hid (tools.md WV11).
+    std::vector<std::set<std::string>> keys;  // of each object open, innermost last
+    std::string twice;
+    auto j = nlohmann::json::parse(
+        text, [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+          using Event = nlohmann::json::parse_event_t;
+          if (event == Event::object_start) keys.emplace_back();
+          if (event == Event::object_end && !keys.empty()) keys.pop_back();
+          if (event == Event::key && !keys.empty() && parsed.is_string() &&
+              !keys.back().insert(parsed.get<std::string>()).second && twice.empty())
+            twice = parsed.get<std::string>();
+          return true;
+        });
+    if (!twice.empty())
+      throw std::runtime_error("the key \"" + inert_text(twice.substr(0, 60)) +
+                               "\" is given twice in one object");
     if (!j.is_object()) throw std::runtime_error("the top level is not an object");
     // The whole number 1: not "1", not 1.9 (tools.md P5, Z6; the library's type error said
     // neither the field nor what it should be).
@@ -64,8 +82,22 @@ void check_printed_words(const nlohmann::json& j, const std::string& shown,
   if (auto it = j.find("context"); it != j.end() && it->is_object())
     for (const char* key : {"gpu", "runtime", "driver", "nvcc"}) check(*it, key, "context.");
   std::string date = text_field(j, "date");
-  bool iso = date.size() >= 10 && std::isdigit(static_cast<unsigned char>(date[0])) &&
-             date[4] == '-' && date[7] == '-';
+  // ISO 8601, and a real day and time (tools.md WV12: 2026-13-45T99:99:99Z was taken)
+  auto number = [&](size_t at, size_t n) {
+    int v = 0;
+    for (size_t i = at; i < at + n; ++i) {
+      if (i >= date.size() || !std::isdigit(static_cast<unsigned char>(date[i]))) return -1;
+      v = v * 10 + (date[i] - '0');
+    }
+    return v;
+  };
+  const int month = number(5, 2), day = number(8, 2);
+  bool iso = date.size() >= 10 && number(0, 4) >= 0 && date[4] == '-' && date[7] == '-' &&
+             month >= 1 && month <= 12 && day >= 1 && day <= 31;
+  if (iso && date.size() > 10)
+    iso = date.size() >= 19 && date[10] == 'T' && date[13] == ':' && date[16] == ':' &&
+          number(11, 2) >= 0 && number(11, 2) < 24 && number(14, 2) >= 0 && number(14, 2) < 60 &&
+          number(17, 2) >= 0 && number(17, 2) <= 60;
   if (!date.empty() && !iso)
     diagnostics.error(
         shown, 0,
@@ -137,7 +169,7 @@ Record read_record(const nlohmann::json& j, const std::string& shown, Diagnostic
                               status.dump() + ", reason " + reason.dump() +
                               "); make measure writes records: run it again");
       else
-        r.not_run[*normal] = {status.get<std::string>(), reason.get<std::string>()};
+        r.not_run[*normal] = {status.get<std::string>(), inert_text(reason.get<std::string>())};
       continue;
     }
     for (const auto& [name, value] : quantities.items()) {
@@ -175,7 +207,7 @@ Machine read_machine(const nlohmann::json& j, const std::string& shown, Diagnost
       const nlohmann::json& status = value["status"];
       if (status.is_string() && (status == "skipped" || status == "failed") && reason.is_string() &&
           !reason.get<std::string>().empty())
-        m.not_run[name] = {status.get<std::string>(), reason.get<std::string>()};
+        m.not_run[name] = {status.get<std::string>(), inert_text(reason.get<std::string>())};
       else
         diagnostics.error(shown, 0,
                           "ceiling '" + name +
@@ -262,6 +294,8 @@ std::optional<Quantity> read_quantity(const nlohmann::json& value, std::string& 
                 "\": a range is both or neither");
   if (value.contains("n") && !is_count(value["n"]))
     return fail("has an \"n\" that is not a count of samples (" + value["n"].dump() + ")");
+  if (value.contains("n") && value["n"].get<double>() < 1)  // tools.md WV12: a median of none
+    return fail("has \"n\": 0, a median of no samples");
   if (value.contains("unit") && !value["unit"].is_string())
     return fail("has a \"unit\" that is not a string (" + value["unit"].dump() +
                 "), such as \"s\" or \"B/s\"");
@@ -332,13 +366,22 @@ bool is_gpu_slug(const std::string& slug) {
   return !slug.empty() && !after_dash;
 }
 
-std::vector<std::string> gpu_folders(const fs::path& root, const fs::path& folder) {
+std::vector<std::string> gpu_folders(const fs::path& root, const fs::path& folder,
+                                     std::vector<std::string>* strays) {
   std::vector<std::string> gpus;
   std::error_code ec;
   const fs::path actual = folder.is_absolute() ? folder : root / folder;
-  for (const auto& entry : fs::directory_iterator(actual, ec))
-    if (entry.is_directory() && holds_records(entry.path()))
-      gpus.push_back(entry.path().filename().string());
+  for (const auto& entry : fs::directory_iterator(actual, ec)) {
+    if (!entry.is_directory() || !holds_records(entry.path())) continue;
+    // A GPU's folder is named by its slug, and is a folder, not a link (CONVENTIONS: "one folder
+    // per GPU ... and nothing else"): a copy named "NVIDIA H200" or a link alias was a second
+    // GPU on the GPUs page (tools.md WV13)
+    const std::string name = entry.path().filename().string();
+    if (is_gpu_slug(name) && !entry.is_symlink())
+      gpus.push_back(name);
+    else if (strays)
+      strays->push_back(name);
+  }
   std::sort(gpus.begin(), gpus.end());
   return gpus;
 }

@@ -27,7 +27,9 @@ struct Quantity {
 // in place of its quantities (book/CONVENTIONS.md, "Skipped and failed results").
 struct NotRun {
   std::string status;  // "skipped" or "failed"
-  std::string reason;  // "needs 26.0 GiB, 23.6 GiB free", or the error's message
+  // "needs 26.0 GiB, 23.6 GiB free", or the error's message (a benchmark's stderr): as read,
+  // made inert_text (format.h), since every use of it is woven
+  std::string reason;
 };
 
 struct Record {
@@ -83,9 +85,11 @@ MeasurementStore load_measurements(const std::filesystem::path& root,
                                    Diagnostics& diagnostics, const std::string& reference = "");
 
 // The slugs of the GPU folders (those holding records) in the folder of all GPUs, sorted; empty
-// when `folder` is itself one GPU's folder or does not exist.
+// when `folder` is itself one GPU's folder or does not exist. A folder of records whose name is
+// no slug, or that is a link, is no GPU's: its name goes to `strays`.
 std::vector<std::string> gpu_folders(const std::filesystem::path& root,
-                                     const std::filesystem::path& folder);
+                                     const std::filesystem::path& folder,
+                                     std::vector<std::string>* strays = nullptr);
 
 // A GPU folder's name as measure.py writes it: lower-case letters and digits joined by single '-'
 // (nvidia-h200, nvidia-h200-24gib).

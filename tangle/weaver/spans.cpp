@@ -48,8 +48,11 @@ Attributes read_attributes(const std::string& text) {
       }
       if (key == "fmt")
         a.fmt = value;
-      else if (key == "digits")
-        a.digits = std::atoi(value.c_str());
+      else if (key == "digits")  // a whole number, as written: 1.5 and " 2" were read as 1 and 2
+        a.digits = !value.empty() && value.size() <= 2 &&
+                           value.find_first_not_of("0123456789") == std::string::npos
+                       ? std::atoi(value.c_str())
+                       : 0;  // format_value says what digits= takes
       else if (a.error.empty())
         a.error = "unknown attribute " + key + "= (a {.m} span takes fmt= and digits=)";
       continue;
@@ -342,6 +345,18 @@ std::string weave_inline(const std::string& line, int first_line, InlineContext&
     if (next_code != code.end() && next_code->first == i) {  // inline code: copied as written
       out += line.substr(i, next_code->second - i);
       i = next_code++->second;
+      continue;
+    }
+    // A backslash-escaped character is text (CommonMark): \[machine : sm_count]{.m} opens no
+    // span and is copied as written (tools.md WV05: it was woven, and the page read
+    // "[132]{.measured title=...}")
+    if (c == '\\' && i + 1 < line.size()) {
+      size_t end = i + 2;  // an escaped [...]{...} is copied whole: its braces are text too
+      if (line[i + 1] == '[' && closes[i + 1] != std::string::npos &&
+          closes[i + 1] + 1 < line.size() && line[closes[i + 1] + 1] == '{')
+        end = std::min(line.find('}', closes[i + 1]), line.size() - 1) + 1;
+      out += line.substr(i, end - i);
+      i = end;
       continue;
     }
     if (line.compare(i, 11, "](roofline:") == 0) {

@@ -5,6 +5,7 @@
 
 #include "chapter_pass.h"
 #include "file_reading.h"
+#include "format.h"
 #include "gpus_page.h"
 #include "output.h"
 #include "reports.h"
@@ -92,6 +93,54 @@ std::vector<Chapter> read_chapters(const Options& o, Diagnostics& diagnostics) {
   return chapters;
 }
 
+// --out must not hold an input of the weave, nor lie inside the records or src/ (tools.md
+// WV01-WV03: --out chapters replaced every chapter by its woven text, --out book replaced
+// book/symbols.json, --out book/measurements/<gpu> put 24 woven files among the records). Links
+// are resolved first: a folder reached through one is the folder it names.
+void check_out_folder(const Options& o, const std::vector<Chapter>& chapters,
+                      Diagnostics& diagnostics) {
+  std::error_code ignored;
+  auto real = [&](const fs::path& p) { return fs::weakly_canonical(under(o.root, p), ignored); };
+  auto within = [](const fs::path& p, const fs::path& folder) {  // p is folder, or under it
+    const fs::path relative = p.lexically_relative(folder);
+    return !relative.empty() && *relative.begin() != "..";
+  };
+  struct Input {
+    fs::path path;
+    std::string what;
+    bool folder;  // a folder the weaver reads whole: --out may not lie inside it either
+  };
+  std::vector<Input> inputs = {{o.measurements, "the measurement records", true},
+                               {"src", "the tangled code", true},
+                               {o.book, "the chapter list", false},
+                               {o.symbols, "the book's symbols", false}};
+  for (const Chapter& c : chapters) inputs.push_back({c.path, "the chapter", false});
+  const fs::path out = real(o.out);
+  std::vector<const Input*> held;
+  const Input* around = nullptr;
+  for (const Input& input : inputs) {
+    const fs::path path = real(input.path);
+    if (within(path, out))
+      held.push_back(&input);
+    else if (input.folder && !around && within(out, path))
+      around = &input;
+  }
+  const std::string advice =
+      ": the weaver would write its woven files over its own inputs; give a folder of its own, "
+      "such as build/book/woven";
+  if (!held.empty()) {
+    std::string others;
+    if (held.size() > 1)
+      others = " and " + std::to_string(held.size() - 1) + " other input(s) of the weave";
+    diagnostics.error(
+        "--out " + o.out.string(), 0,
+        "holds " + held.front()->what + " " + held.front()->path.string() + others + advice);
+  } else if (around) {
+    diagnostics.error("--out " + o.out.string(), 0,
+                      "lies inside " + around->what + " " + around->path.string() + advice);
+  }
+}
+
 // A record, or machine.json, whose chapter's code has changed since it was measured is stale: a
 // result or ceiling it lacks is then "not yet measured" (the next make measure adds it), not an
 // error. machine.json belongs to the chapter whose src is the harness (bench).
@@ -118,6 +167,7 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
   // A chapter list or chapter that could not be read is said once: its records are not then
   // "for no chapter" (tools.md P4: a missing --book gave one such error per record).
   const bool every_chapter_read = diagnostics.errors().size() == errors_before;
+  check_out_folder(o, chapters, diagnostics);
   MeasurementStore store =
       load_measurements(o.root, o.measurements, o.gpu, diagnostics, o.reference);
   SymbolTable symbols =
@@ -146,9 +196,14 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
   // The other GPUs' folders: the reference's beside this GPU's, every one on the GPUs page. Their
   // records are read, not judged: a fault in one leaves that GPU out, with a warning.
   std::map<std::string, MeasurementStore> others;
+  std::vector<std::string> strays;
   const std::vector<std::string> folders = o.gpu.empty() || !store.folder.empty()
-                                               ? gpu_folders(o.root, o.measurements)
+                                               ? gpu_folders(o.root, o.measurements, &strays)
                                                : std::vector<std::string>{};
+  for (const std::string& name : strays)  // named without its control characters
+    diagnostics.warning(o.measurements.string() + "/" + inert_text(name), 0,
+                        "holds records but is no GPU's folder (a GPU's is a folder, not a link, "
+                        "named by its slug, such as nvidia-h200): it is left out; remove it");
   for (const std::string& slug : folders) {
     if (slug == store.slug) continue;
     Diagnostics theirs;
@@ -165,11 +220,14 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
   book.woven_is_reference = o.reference.empty() || store.slug.empty() || store.slug == o.reference;
   if (auto it = others.find(o.reference); it != others.end()) book.reference = &it->second;
   std::error_code ec;
-  if (o.measurements_named && !fs::is_directory(under(o.root, o.measurements), ec))
+  if (o.measurements_named && !fs::is_directory(under(o.root, o.measurements), ec)) {
     diagnostics.error(o.measurements.string(), 0,
                       "is not a folder of measurement records: check the --measurements "
                       "path (book/measurements, or one GPU's folder in it)");
-  else if (store.folder.empty() && store.unreadable.empty())  // not when the folder was refused
+    // said once: no chapter's values are then counted as 'not yet measured' (tools.md W37: one
+    // such warning per chapter followed the error)
+    store.unreadable.push_back(o.measurements.string());
+  } else if (store.folder.empty() && store.unreadable.empty())  // not when the folder was refused
     diagnostics.warning(o.measurements.string(), 0,
                         "holds no measurement records: every value renders as 'not yet measured'");
   if (!store.folder.empty() && !store.machine && !store.machine_unreadable)

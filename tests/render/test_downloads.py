@@ -25,11 +25,19 @@ class ChapterFiles(unittest.TestCase):
         self.write('waves/waves_test.cu', '#include <gtest/gtest.h>\n#include "bench/gpu_test.cuh"\n')
         self.chapter = {'id': '1.2', 'src': 'waves'}
 
-    def write(self, rel, text):
+    def write(self, rel, text, tangled=True):
+        """src/REL, listed in src/.tangle-manifest as the tangler lists what it writes, unless
+        not `tangled` (a stray file beside the chapter's)."""
         path = os.path.join(self.src, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, 'w') as f:
             f.write(text)
+        if tangled:
+            self.list(rel)
+
+    def list(self, rel):
+        with open(os.path.join(self.src, '.tangle-manifest'), 'a') as f:
+            f.write('chapters/%s.md\tsrc/%s\n' % (rel.split('/')[0], rel))
 
     def test_packs_the_headers_and_not_the_harness_programs(self):
         packed = [rel for rel, _ in downloads.chapter_files(self.src, self.chapter)]
@@ -59,15 +67,49 @@ class ChapterFiles(unittest.TestCase):
         with open(secret, 'w') as f:
             f.write('root:x:0:0\n')
         os.symlink(secret, os.path.join(self.src, 'waves', 'leak.h'))
+        packed = [rel for rel, _ in downloads.chapter_files(self.src, self.chapter)]
+        self.assertNotIn('waves/leak.h', packed)   # no file the tangler wrote: not packed (RD04)
+        self.list('waves/leak.h')                  # a tangled file replaced by a link
         with self.assertRaises(downloads.DownloadError) as caught:
             downloads.chapter_files(self.src, self.chapter)
         self.assertIn('chapter 1.2: src/waves/leak.h is a symbolic link', str(caught.exception))
         os.remove(os.path.join(self.src, 'waves', 'leak.h'))
         os.symlink(secret, os.path.join(self.src, 'bench', 'leak.cuh'))  # one a file includes
+        self.list('bench/leak.cuh')
         self.write('waves/waves.cu', '#include "bench/leak.cuh"\n')
         with self.assertRaisesRegex(downloads.DownloadError, 'src/bench/leak.cuh is a symbolic link'):
             downloads.chapter_files(self.src, self.chapter)
 
+
+    def test_only_the_files_the_tangler_wrote_are_packed(self):  # tools.md RD04, RD05
+        self.write('waves/sm90a/waves_sm90a.cu', '#include "bench/check.cuh"\n')
+        for stray in ['waves/.env', 'waves/.git/config', 'waves/.waves_test.cu.swp', 'waves/waves_test.cu~',
+                      'waves/core', 'waves/__pycache__/x.cpython-311.pyc', 'waves/.w.cu.tangle-tmp-12345',
+                      'bench/.env', 'waves/sm90a/notes.txt']:
+            self.write(stray, 'API_KEY=abc\n', tangled=False)
+        os.mkfifo(os.path.join(self.src, 'waves', 'sm90a', 'pipe'))   # was read, and blocked for ever
+        packed = [rel for rel, _ in downloads.chapter_files(self.src, self.chapter)]
+        self.assertEqual(packed, ['bench/check.cuh', 'bench/gpu_test.cuh', 'waves/sm90a/waves_sm90a.cu',
+                                  'waves/waves_test.cu'])
+
+    def test_an_include_of_a_stray_file_is_an_error(self):
+        self.write('waves/stray.cuh', '\n', tangled=False)
+        self.write('waves/waves.cu', '#include "waves/stray.cuh"\n')
+        with self.assertRaisesRegex(downloads.DownloadError, 'would lack src/waves/stray.cuh, which '
+                                    'src/waves/waves.cu includes'):
+            downloads.chapter_files(self.src, self.chapter)
+
+    def test_an_included_path_is_packed_under_its_normal_name(self):  # tools.md RD06
+        self.write('fusion/fusion_graph.cuh', '#pragma once\n')
+        self.write('waves/waves.cu', '#include "fusion/../fusion/fusion_graph.cuh"\n')
+        packed = [rel for rel, _ in downloads.chapter_files(self.src, self.chapter)]
+        self.assertIn('fusion/fusion_graph.cuh', packed)
+        self.assertFalse([rel for rel in packed if '..' in rel], packed)
+
+    def test_no_manifest_is_an_error(self):
+        os.remove(os.path.join(self.src, '.tangle-manifest'))
+        with self.assertRaisesRegex(downloads.DownloadError, 'src/.tangle-manifest cannot be read'):
+            downloads.chapter_files(self.src, self.chapter)
 
 
 class PackDownloads(unittest.TestCase):

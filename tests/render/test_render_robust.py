@@ -73,6 +73,20 @@ class ConcurrencyTest(Temp):
         with open(os.path.join(self.out, '3.1-reduction.html'), encoding='utf-8') as f:
             self.assertIn('One more sentence.', f.read())
 
+    def test_a_linked_book_folder_is_rendered_where_it_points(self):
+        # RD02: the swap renamed the link away and put a folder in its place; the published copy
+        # kept the old pages and the link was left as book.old.PID for ever
+        published = os.path.join(self.work, 'published')
+        os.rename(self.out, published)
+        os.symlink(published, self.out)
+        self.edit_a_page()
+        done = render(self.out, self.woven)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertTrue(os.path.islink(self.out))
+        with open(os.path.join(published, '3.1-reduction.html'), encoding='utf-8') as f:
+            self.assertIn('One more sentence.', f.read())
+        self.assertFalse([n for n in os.listdir(self.work) if '.old.' in n])
+
     def test_a_failing_search_index_reports_its_own_error(self):
         # C7: the finally block read `records` that search_index.build never bound
         def broken(*args):
@@ -155,6 +169,37 @@ class DepthTest(unittest.TestCase):
         with self.assertRaisesRegex(RuntimeError, r'9\.9-deep\.md nests too deeply for the EPUB'):
             epub.join([{'pandoc-api-version': [1], 'blocks': [node]}], [self.CHAPTER])
 
+
+    def test_the_chapter_it_was_woven_from_is_named(self):  # R9: the woven file alone was named
+        chapter = dict(self.CHAPTER, source='chapters/9.9-deep.md')
+        deep = b'{"pandoc-api-version": [1], "blocks": ' + b'[' * 100000 + b']' * 100000 + b'}'
+        with self.assertRaisesRegex(RuntimeError, r'9\.9-deep\.md \(woven from chapters/9\.9-deep\.md\) nests'):
+            epub.load([deep], [chapter])
+
+
+class PandocTimeLimitTest(unittest.TestCase):
+    """tools.md RD01 (issue 35 goal 5): a Pandoc run past its limit is stopped, naming the chapter;
+    a chapter of 15 nested brackets took it over a minute a run, silently."""
+
+    def test_a_pandoc_run_past_its_limit_names_the_chapter(self):
+        bin_dir = tempfile.mkdtemp(prefix='slow-pandoc.')
+        self.addCleanup(shutil.rmtree, bin_dir)
+        with open(os.path.join(bin_dir, 'pandoc'), 'w') as f:
+            f.write('#!/bin/sh\nexec sleep 60\n')
+        os.chmod(os.path.join(bin_dir, 'pandoc'), 0o755)
+        saved_path, saved_limit = os.environ['PATH'], pages.PANDOC_SECONDS
+        os.environ['PATH'] = bin_dir + os.pathsep + saved_path
+        pages.PANDOC_SECONDS = 1
+        try:
+            chapter = {'markdown': 'build/book/woven/9.9-slow.md', 'source': 'chapters/9.9-slow.md'}
+            with self.assertRaisesRegex(RuntimeError, r'pandoc ran over 1 s on build/book/woven/9\.9-slow\.md '
+                                        r'\(woven from chapters/9\.9-slow\.md\) and was stopped'):
+                pages.run_pandoc(['--to', 'html5'], {}, pages.named(chapter), 'x')
+            with self.assertRaisesRegex(RuntimeError, r'pandoc ran over 1 s on .*9\.9-slow\.md\) for the EPUB'):
+                epub.chapter_ast(dict(chapter, basename='9.9-slow', text='x', id='9.9', title='Slow'), bin_dir,
+                                 type('State', (), {'unchanged': lambda *a: False})(), 'v')
+        finally:
+            os.environ['PATH'], pages.PANDOC_SECONDS = saved_path, saved_limit
 
 
 class UnreadableMathTest(unittest.TestCase):

@@ -164,6 +164,73 @@ class ServedGpuTest(unittest.TestCase):
         os.makedirs(os.path.join(measurements, 'nvidia-h200'))
         self.assertEqual(serve.served_gpu(woven, measurements), 'nvidia-h200')
 
+
+class Hardened(unittest.TestCase):
+    """The handler alone, over a folder of three files (no render: fast): what it refuses
+    (tools.md SV03-SV06, SV08, SV11)."""
+
+    def setUp(self):
+        spec = importlib.util.spec_from_file_location('serve', SERVE)
+        serve = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(serve)
+        self.serve = serve
+        work = tempfile.mkdtemp(prefix='serve-hardened-test.')
+        self.addCleanup(shutil.rmtree, work, True)
+        out = os.path.join(work, 'book')
+        os.makedirs(os.path.join(out, 'woven'))
+        for path, text in (('index.html', '<body>the book</body>'), ('../outside.txt', 'secret')):
+            with open(os.path.join(out, path), 'w') as f:
+                f.write(text)
+        os.symlink(work, os.path.join(out, 'up'))
+
+        class FakeBook:
+            def version(self, page):
+                return {'page': page}
+        book = FakeBook()
+        book.out = out
+        self.server = serve.bind(0, serve.handler(book))
+        self.port = self.server.server_address[1]
+        thread = threading.Thread(target=self.server.serve_forever, kwargs={'poll_interval': 0.05}, daemon=True)
+        thread.start()
+        self.addCleanup(self.server.server_close)
+        self.addCleanup(self.server.shutdown)
+
+    def status(self, path, host=None):
+        import http.client
+        connection = http.client.HTTPConnection('127.0.0.1', self.port, timeout=10)
+        connection.putrequest('GET', path, skip_host=True)
+        connection.putheader('Host', host or '127.0.0.1:%d' % self.port)
+        connection.endheaders()
+        status = connection.getresponse().status
+        connection.close()
+        return status
+
+    def test_what_is_not_served(self):
+        self.assertEqual(self.status('/index.html'), 200)
+        self.assertEqual(self.status('/'), 200)
+        self.assertEqual(self.status('/index.html', host='localhost:%d' % self.port), 200)
+        self.assertEqual(self.status('/__serve/version?page=x.html'), 200)
+        self.assertEqual(self.status('/index.html', host='attacker.example'), 403)   # SV05
+        self.assertEqual(self.status('/__serve/version', host='attacker.example:%d' % self.port), 403)
+        self.assertEqual(self.status('/%00'), 404)                  # SV03: no answer before
+        self.assertEqual(self.status('/index.html%00.txt'), 404)
+        self.assertEqual(self.status('/up/outside.txt'), 404)       # SV04: a link out
+        self.assertEqual(self.status('/woven/'), 404)               # SV06: no listing
+
+    def test_an_idle_connection_is_closed(self):                    # SV08
+        self.assertLessEqual(self.serve.handler(None).timeout, 10)
+
+    def test_a_taken_or_impossible_port_is_a_line(self):           # SV11
+        import contextlib
+        import io
+        for port in (self.port, 70000):
+            said = io.StringIO()
+            with contextlib.redirect_stderr(said):
+                self.assertIsNone(self.serve.bind(port, self.serve.handler(None)))
+            self.assertIn('make serve: port %d' % port, said.getvalue())
+            self.assertIn('make serve PORT=', said.getvalue())
+
+
 if __name__ == '__main__':
     if len(sys.argv) < 2:
         sys.exit(__doc__.split('\n\n')[1].strip())

@@ -110,5 +110,69 @@ TEST(ReviewDefects, HeaderNamesIncludedChaptersAndNoLineDirectiveIsDoubled) {
   EXPECT_EQ(tangling.files[0].chapters, std::vector<std::string>{"chapters/a.md"});  // its owner
 }
 
+// TG02 (issue 35 goal 3): a chapter listed from under src/ was overwritten by its own block, then
+// removed as stale. It is refused, also when it is reached through a link, and nothing is written.
+TEST(ReviewDefects, AChapterUnderSrcIsRefused) {
+  TestBook book;
+  const std::string text = "```{.md file=src/a/ch.md}\nOVERWRITTEN\n```\n";
+  book.write("src/a/ch.md", text);
+  fs::create_directories(book.root() / "chapters");
+  fs::create_directory_symlink(book.root() / "src/a", book.root() / "chapters/in-src");
+  for (const char* listed : {"src/a/ch.md", "chapters/in-src/ch.md", "./src/../src/a/ch.md"}) {
+    book.list({listed});
+    RunResult run = book.tangle();
+    EXPECT_EQ(run.status, 2) << listed;
+    EXPECT_NE(run.err.find(std::string("book/chapters.txt:2: ") + listed +
+                           " lies under src/, the tangler's output"),
+              std::string::npos)
+        << run.err;
+    EXPECT_EQ(book.read("src/a/ch.md"), text) << listed;
+    EXPECT_FALSE(book.exists("src/.tangle-manifest")) << listed;
+    run = book.tangle({listed});  // named on the command line: the same
+    EXPECT_EQ(run.status, 2) << listed;
+    EXPECT_EQ(book.read("src/a/ch.md"), text) << listed;
+  }
+}
+
+// T17, TG03, TG04, TG05, TG18 (issue 35): control characters and look-alike names. A NUL in code or
+// a file name was tangled as U+FFFD; one in the front matter was echoed raw inside a diagnostic
+// (the fuzzer's finding); an escape sequence in a file= name reached the terminal; a TAB in a
+// chapter's path broke the manifest; a trailing space or an NFD name made files that look alike.
+TEST(ReviewDefects, ControlCharactersAreRefusedAtTheirLine) {
+  const std::pair<std::string, std::string> cases[] = {
+      {std::string("```{.cpp file=src/a/x.cpp}\nint a\0b;\n```\n", 35),
+       "chapters/a.md:2: the control character 0x00 at column 6 cannot be in a chapter"},
+      {std::string("```{.cpp file=src/a/y\0z.cpp}\nint a;\n```\n", 38),
+       "chapters/a.md:1: the control character 0x00 at column 22"},
+      {std::string("---\nsrc: reduc++++++ Rec\0 0\n\n---\n# T\n", 39),
+       "chapters/a.md:2: the control character 0x00 at column 21"},
+      {"```{.cpp file=\"src/a/x\x1b[31mRED.cpp\"}\nint a;\n```\n",
+       "chapters/a.md:1: the control character 0x1B at column 23"}};
+  for (const auto& [text, expected] : cases) {
+    auto errors = errors_of(text);
+    ASSERT_FALSE(errors.empty()) << expected;
+    EXPECT_EQ(errors[0].substr(0, expected.size()), expected);
+    for (const std::string& e : errors)
+      for (char c : e) EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20) << e;
+  }
+  for (const char* name : {"src/a/t\tab.cpp", "src/a/x.cpp ", "src/a/cafe\xcc\x81.cpp",
+                           "src/a/caf\xc3\xa9.cpp", "src/a/x y.cpp"}) {
+    auto errors = errors_of("```{.cpp file=\"" + std::string(name) + "\"}\nint a;\n```\n");
+    ASSERT_EQ(errors.size(), 1u) << name;
+    EXPECT_NE(errors[0].find("file= has the character"), std::string::npos) << errors[0];
+    EXPECT_NE(errors[0].find("letters, digits, '.', '_', '-' and '/'"), std::string::npos);
+  }
+  EXPECT_TRUE(errors_of("```{.cpp file=src/a/x_y-2.cpp}\nint a;\t// tab\n```\n").empty());
+  // a TAB in a chapter's path (the manifest's separator)
+  TestBook book;
+  book.write("chapters/a\tb.md", "```{.cpp file=src/a/x.cpp}\nint x;\n```\n");
+  book.list({"chapters/a\tb.md"});
+  RunResult run = book.tangle();
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.err.find("a chapter's path holds a control character"), std::string::npos)
+      << run.err;
+  EXPECT_FALSE(book.exists("src/a/x.cpp"));
+}
+
 }  // namespace
 }  // namespace tangle

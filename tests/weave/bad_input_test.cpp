@@ -2,7 +2,9 @@
 // leaves the previous woven book exactly as it was.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <functional>
+#include <map>
 
 #include "fixture.h"
 
@@ -10,6 +12,7 @@ namespace weave {
 namespace {
 
 using testing::FixtureBook;
+namespace fs = std::filesystem;
 
 struct BadInput {
   const char* name;
@@ -39,6 +42,44 @@ const std::string record = "book/measurements/testgpu/1.json";
 INSTANTIATE_TEST_SUITE_P(
     Weave, BadInputs,
     ::testing::Values(
+        // tools.md WV12: a median of no samples, and a date that is no day, were taken
+        BadInput{"NoSamples",
+                 [](const FixtureBook& b) {
+                   b.replace(record,
+                             "\"median\": 4.0e-4, \"min\": 3.9e-4, \"max\": 4.1e-4, \"n\": 10",
+                             "\"median\": 4.0e-4, \"min\": 3.9e-4, \"max\": 4.1e-4, \"n\": 0");
+                 },
+                 "quantity 'time': has \"n\": 0, a median of no samples"},
+        BadInput{"NoSuchDay",
+                 [](const FixtureBook& b) {
+                   b.replace(record, "2026-11-29T15:02:11Z", "2026-13-45T99:99:99Z");
+                 },
+                 "has the date \"2026-13-45T99:99:99Z\", which is not ISO 8601"},
+        // tools.md WV11: a key twice in one object was read last wins, in silence
+        BadInput{"DuplicateKey",
+                 [](const FixtureBook& b) {
+                   b.replace(record, "\"median\": 4.0e-4,", "\"median\": 4.0e-4, \"median\": 9.0,");
+                 },
+                 "1.json: error: is not a valid measurement record: the key \"median\" is given "
+                 "twice in one object"},
+        BadInput{"DuplicateResults",
+                 [](const FixtureBook& b) {
+                   b.replace(record, "\"results\": {", "\"results\": {}, \"results\": {");
+                 },
+                 "the key \"results\" is given twice in one object"},
+        // tools.md WV10: digits=1.5 and digits=" 2" were read as 1 and 2
+        BadInput{"FractionalDigits",
+                 [](const FixtureBook& b) {
+                   b.replace(alpha, "A plain div passes through,",
+                             "[machine : sm_count]{.m digits=1.5} A plain div passes through,");
+                 },
+                 "digits= must be a whole number from 1 to 12"},
+        BadInput{"SpacedDigits",
+                 [](const FixtureBook& b) {
+                   b.replace(alpha, "A plain div passes through,",
+                             "[machine : sm_count]{.m digits=\" 2\"} A plain div passes through,");
+                 },
+                 "digits= must be a whole number from 1 to 12"},
         BadInput{"TruncatedRecord",
                  [](const FixtureBook& b) { b.write(record, b.read(record).substr(0, 200)); },
                  "book/measurements/testgpu/1.json: error: is not a valid measurement record: "
@@ -361,6 +402,16 @@ TEST(BadInput, MistypedMeasurementsFolderIsAnError) {
                        "--measurements path"))
       << run.printed;
   EXPECT_EQ(book.outputs(), before);
+  // tools.md W37: the one error, not one 'not yet measured' for each chapter after it
+  for (bool strict : {false, true}) {
+    run = book.weave_with([&](Options& o) {
+      o.measurements = "book/measurments";
+      o.measurements_named = true;
+      o.strict = strict;
+    });
+    EXPECT_EQ(run.diagnostics.errors().size(), 1u) << run.printed;
+    EXPECT_TRUE(run.diagnostics.warnings().empty()) << run.printed;
+  }
 }
 
 // A record with a wrong quantity is refused whole: its errors, not one more for each value it held.
@@ -396,6 +447,50 @@ TEST(BadInput, CorruptMachineJsonIsOneError) {
     EXPECT_FALSE(contains(run.printed, "has no machine.json")) << run.printed;
     EXPECT_EQ(book.outputs(), before);
   }
+}
+
+// Every file under the fixture's root but build/, path -> content: what a weave must not touch.
+std::map<std::string, std::string> inputs_of(const FixtureBook& book) {
+  std::map<std::string, std::string> files;
+  for (auto it = fs::recursive_directory_iterator(book.root());
+       it != fs::recursive_directory_iterator(); ++it) {
+    const std::string path = fs::relative(it->path(), book.root()).generic_string();
+    if (path == "build") it.disable_recursion_pending();
+    if (path != "build" && it->is_regular_file()) files[path] = book.read(path);
+  }
+  return files;
+}
+
+// tools.md WV01-WV03 (issue 35 goal 3): an --out that holds the chapters, the book's metadata or
+// records, or lies inside the records or src/, is refused before anything is written; a link to
+// such a folder is refused as the folder itself.
+TEST(BadInput, AnOutFolderOverTheInputsIsRefused) {
+  FixtureBook book;
+  fs::create_directory_symlink(book.root() / "chapters", book.root() / "link-to-chapters");
+  const auto before = inputs_of(book);
+  const std::pair<const char*, const char*> cases[] = {
+      {"chapters", "holds the chapter chapters/"},
+      {"book", "holds the measurement records book/measurements"},
+      {"book/measurements/testgpu", "lies inside the measurement records book/measurements"},
+      {"book/measurements", "holds the measurement records"},
+      {".", "holds the measurement records"},
+      {"src/alpha", "lies inside the tangled code src"},
+      {"link-to-chapters", "holds the chapter chapters/"},
+      {"link-to-chapters/../book", "holds"}};
+  for (const auto& [out, said] : cases) {
+    auto run = book.weave_with([&](Options& o) { o.out = out; });
+    EXPECT_EQ(run.status, 2) << out;
+    EXPECT_TRUE(contains(run.printed, std::string("--out ") + out + ": error: " + said))
+        << out << ": " << run.printed;
+    EXPECT_EQ(inputs_of(book), before) << out;
+  }
+  // the same folder given absolute, through the link: refused
+  auto run = book.weave_with([&](Options& o) { o.out = book.root() / "link-to-chapters"; });
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(inputs_of(book), before);
+  // a folder of its own beside them weaves
+  EXPECT_EQ(book.weave_with([](Options& o) { o.out = "woven"; }).status, 0);
+  EXPECT_EQ(book.weave_with([](Options& o) { o.out = "book/woven"; }).status, 0);
 }
 
 }  // namespace

@@ -54,6 +54,18 @@ TEST(Expression, PrecedenceAndParentheses) {
   EXPECT_EQ(parse("2 - -3")->right->op, Expr::Op::neg);
 }
 
+// tools.md WV08: a title reads back as the expression it names: each power's and minus sign's
+// compound side in parentheses ((2^3)^2 and 2^3^2 were both "2^3^2", 2^(1/2) was "2^1 / 2").
+TEST(Expression, ATitleReadsBackAsItsExpression) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"2 ^ (1/2)", "2^(1 / 2)"}, {"(2 ^ 3) ^ 2", "(2^3)^2"}, {"2 ^ 3 ^ 2", "2^(3^2)"},
+      {"(-2) ^ 2", "(-2)^2"},     {"-(2 * 3)", "-(2 * 3)"},   {"4 * 2^28", "4 * 2^28"}};
+  for (const auto& [text, shown] : cases) {
+    EXPECT_EQ(to_text(*parse(text)), shown) << text;
+    EXPECT_EQ(to_text(*parse(to_text(*parse(text)))), shown) << text;  // and reads back the same
+  }
+}
+
 TEST(Expression, ASpanMayWrapOverLines) {
   EXPECT_EQ(to_text(*parse("machine :\ncopy_bandwidth")), "machine : copy_bandwidth");
 }

@@ -43,6 +43,16 @@ TEST(Format, ExactBinarySizesStayBinary) {
   EXPECT_EQ(shown(512, units::bytes), "512 B");
 }
 
+// tools.md WV09: a rounding that carries moves the exponent, not the mantissa past 10
+TEST(Format, ARoundingThatCarriesMovesTheExponent) {
+  std::string error;
+  EXPECT_EQ(*format_value(0.000099996, units::none, "", 3, error), "1.00×10^-4^");
+  EXPECT_EQ(*format_value(-0.000099996, units::none, "", 3, error), "-1.00×10^-4^");
+  EXPECT_EQ(*format_value(99999999.7, units::none, "", 3, error), "1.00×10^8^");
+  EXPECT_EQ(*format_value(1e-320, units::none, "", 3, error), "1.00×10^-320^");
+  EXPECT_EQ(*format_value(0.00012345, units::none, "", 3, error), "1.23×10^-4^");
+}
+
 TEST(Format, PlainNumbers) {
   EXPECT_EQ(shown(132, units::none), "132");
   EXPECT_EQ(shown(0.9312, units::none), "0.931");

@@ -207,6 +207,77 @@ TEST(Gpus, ACeilingAnotherGpuSkippedSaysWhy) {
   EXPECT_EQ(book.weave_with(woven_for("othergpu")).status, 2);
 }
 
+// tools.md WV04/RD09 (issue 35 goal 4): a skipped or failed result's reason is a benchmark's
+// stderr, and a context string is whatever the record holds: both are text wherever they are
+// woven. An <img onerror> stays inert (no '<' reaches the Markdown) and a newline opens no claim,
+// heading or table row.
+TEST(Gpus, ARecordsReasonsAndContextAreText) {
+  const std::string hostile =
+      "crashed: <img src=x onerror=alert(document.domain)>\n\n::: {.claim expr=\"1 < 2\"}\n# "
+      "injected heading\n| a | b |\n[link](javascript:x) `code` *em* $x$ @cite ^sup^ ~sub~ "
+      "\x1b[31m";
+  FixtureBook book;
+  three_gpus(book);
+  copy_gpu(book, "thirdgpu", "Third GPU", [&](nlohmann::json& j) {
+    j["results"]["alpha/v1_naive@1048576"] = {{"status", "skipped"}, {"reason", hostile}};
+    j["results"]["alpha/v2_fast@1048576"] = {{"status", "failed"}, {"reason", hostile}};
+    j["context"]["sm_clock_start_mhz"] = hostile;
+  });
+  const std::string reference = kFolder + "testgpu/machine.json";  // a ceiling thirdgpu lacks
+  nlohmann::json r = nlohmann::json::parse(book.read(reference));
+  r["ceilings"]["wgmma_rate"] = {
+      {"median", 9.5e14}, {"min", 9.4e14}, {"max", 9.6e14}, {"n", 10}, {"unit", "FLOP/s"}};
+  book.write(reference, r.dump(2));
+  const std::string machine = kFolder + "thirdgpu/machine.json";
+  nlohmann::json m = nlohmann::json::parse(book.read(machine));
+  m["ceilings"]["wgmma_rate"] = {{"status", "skipped"}, {"reason", hostile}};
+  book.write(machine, m.dump(2));
+  book.replace("chapters/1-alpha.md", "An opening paragraph before the box.",
+               "The dense rate: [machine : wgmma_rate]{.m}.");
+  for (const std::string gpu : {"thirdgpu", ""}) {  // its own book, and the GPUs page beside
+    auto run = book.weave_with(woven_for(gpu));
+    ASSERT_EQ(run.status, 0) << run.printed;
+    for (const auto& [name, text] : book.outputs()) {
+      if (!name.ends_with(".md")) continue;
+      EXPECT_FALSE(contains(text, "<img")) << gpu << " " << name << "\n" << text;
+      EXPECT_FALSE(contains(text, "\x1b")) << name;
+      for (const char* line : {"\n# injected", "\n::: {.claim expr=\"1", "\n| a | b |"})
+        EXPECT_FALSE(contains(text, line)) << gpu << " " << name << "\n" << text;
+      EXPECT_FALSE(contains(text, "[link](")) << name;
+    }
+    if (gpu == "thirdgpu") {
+      const std::string alpha = book.outputs()["1-alpha.md"];
+      EXPECT_TRUE(contains(alpha,
+                           "[skipped on this GPU: crashed: &#60;img src=x "
+                           "onerror=alert(document.domain)&#62; ::: &#123;.claim expr=&#34;1 "
+                           "&#60; 2&#34;&#125; # injected heading &#124; a &#124; b &#124; "
+                           "&#91;link&#93;(javascript:x) &#96;code&#96; &#42;em&#42; "
+                           "&#36;x&#36; &#64;cite &#94;sup&#94; &#126;sub&#126; &#91;31m]"))
+          << alpha;
+    }
+  }
+}
+
+// tools.md WV13: a copy of a GPU's folder named "NVIDIA H200", or a link alias, was a second GPU on
+// the GPUs page. Neither is a GPU's folder: left out, with a warning naming it (no ESC printed).
+TEST(Gpus, FoldersThatAreNoSlugOrALinkAreNoGpus) {
+  FixtureBook book;
+  ASSERT_EQ(book.weave_with(woven_for("")).status, 0);
+  auto before = book.outputs();
+  copy_gpu(book, "Test GPU", "Test GPU", [](nlohmann::json&) {});
+  copy_gpu(book, "esc\x1b[31m", "Test GPU", [](nlohmann::json&) {});
+  std::filesystem::create_directory_symlink(book.root() / "book/measurements/testgpu",
+                                            book.root() / "book/measurements/testgpu-copy");
+  auto run = book.weave_with(woven_for(""));
+  ASSERT_EQ(run.status, 0) << run.printed;
+  EXPECT_EQ(book.outputs(), before);  // one GPU: no GPUs page
+  for (const char* name : {"Test GPU", "testgpu-copy", "esc &#91;31m"})
+    EXPECT_TRUE(contains(run.printed, kFolder + name + ": warning: holds records but is no GPU's"))
+        << name << "\n"
+        << run.printed;
+  EXPECT_FALSE(contains(run.printed, "\x1b"));
+}
+
 TEST(Gpus, StrictFailsOnSkippedResultsOnlyOnTheReference) {
   FixtureBook book;
   three_gpus(book);

@@ -112,7 +112,23 @@ INSTANTIATE_TEST_SUITE_P(
                   [](auto& b) {
                     append(b, "- An item:\n\n    ```\n    [alpha/v9@1 : time]{.m}\n    ```");
                   },
-                  "\n    [alpha/v9@1 : time]{.m}\n"}));
+                  "\n    [alpha/v9@1 : time]{.m}\n"},
+        // tools.md WV05: an escaped bracket opens no span; a span after an escaped backslash does
+        GoodInput{
+            "EscapedBracketIsText",
+            [](auto& b) {
+              append(b,
+                     "Escaped \\[machine : sm_count]{.m} bracket, \\\\[machine : sm_count]{.m}.");
+            },
+            "Escaped \\[machine : sm_count]{.m} bracket, \\\\[132]{.measured"},
+        // Eight nested brackets weave (the book nests two), as do deeper ones in inline code,
+        // escaped, or in paragraphs of their own.
+        GoodInput{"EightNestedBrackets",
+                  [](auto& b) {
+                    append(b, times("[", 8) + "a" + times("]", 8) + " `" + times("[", 20) + "` " +
+                                  times("\\[", 20) + "\n\n" + times("[", 8));
+                  },
+                  times("[", 8) + "a"}));
 
 // Inputs that are wrong: an error naming the file and line (a part of it given), exit 2, the
 // previous output intact.
@@ -300,7 +316,21 @@ INSTANTIATE_TEST_SUITE_P(
                  last_line + "this code block is never closed: end it with a line ```"},
         // W28: a NUL passed raw into the woven Markdown and the HTML.
         BadInput{"NulByte", [](auto& b) { append(b, std::string("A NUL \0 here.", 13)); },
-                 last_line + "the control character 0x00 at column 7"}));
+                 last_line + "the control character 0x00 at column 7"},
+        // RD01 (issue 35 goal 5): 15 nested brackets on a line took Pandoc over a minute, 12
+        // took 40 s, silently; refused at the chapter's line, before Pandoc (and over lines of a
+        // paragraph too). Block quotes 600 deep were too deep for the EPUB, named by the woven
+        // file, not the chapter line (R9).
+        BadInput{"FifteenNestedBrackets",
+                 [](auto& b) { append(b, times("[", 15) + "a" + times("]", 15)); },
+                 last_line + "brackets [ ] nest more than 8 levels deep here"},
+        BadInput{"NestedBracketsOverLines",
+                 [](auto& b) { append(b, times("[", 5) + "a\n" + times("[", 5) + "b"); },
+                 "chapters/1-alpha.md:46: error: brackets [ ] nest more than 8"},
+        BadInput{"DeepBlockQuotes", [](auto& b) { append(b, times("> ", 600) + "x"); },
+                 last_line + "block quotes and list items nest 600 levels deep here"},
+        BadInput{"DeepListItems", [](auto& b) { append(b, times("- 1. > ", 200) + "x"); },
+                 last_line + "block quotes and list items nest 600 levels deep here"}));
 
 // W36: with claims.md a folder in the output and a chapter changed, the weaver said "nothing
 // written" after it had replaced the chapter. Now nothing is replaced.

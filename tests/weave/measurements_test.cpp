@@ -108,5 +108,39 @@ TEST(Evaluate, UnitsFollowTheArithmetic) {
             std::string::npos);
 }
 
+// tools.md WV07: a typed number is plain unless a unit follows it, and a plain number is no time:
+// `time < 5` "held" with 1 ms < 5 and `time + 1` printed 1.00 s. Both are errors that say to give
+// the number its unit; with the unit, or the typed 0, or a plain quantity of a record, they weave.
+TEST(Evaluate, ATypedNumberWithoutItsUnitIsNoTime) {
+  FixtureBook book;
+  Diagnostics d;
+  MeasurementStore store = load_measurements(book.root(), "book/measurements/testgpu", "", d);
+  std::map<std::string, std::string> chapters;
+  Scope scope(store, "1", chapters);
+  auto eval = [&](const std::string& text) {
+    std::string error;
+    auto parsed = parse_expression(text, text.find_first_of("<>") != std::string::npos, error);
+    if (!parsed) ADD_FAILURE() << text << ": " << error;
+    return parsed ? scope.evaluate(**parsed).result : Value{Value::State::error, 0, {}, error};
+  };
+  for (const char* bad : {"alpha/v1_naive@2^20 : time < 5", "alpha/v1_naive@2^20 : time + 1",
+                          "5 > alpha/v1_naive@2^20 : time", "alpha/v1_naive@2^20 : time - 2 / 4",
+                          "machine : l2_bytes / alpha/v1_naive@2^20 : time > 128 / 2"}) {
+    Value v = eval(bad);
+    EXPECT_EQ(v.state, Value::State::error) << bad;
+    EXPECT_NE(v.message.find("a plain number"), std::string::npos) << bad << ": " << v.message;
+    EXPECT_NE(v.message.find("takes its unit after a space (5 us"), std::string::npos) << bad;
+  }
+  EXPECT_DOUBLE_EQ(eval("alpha/v1_naive@2^20 : time < 5 us").number, 0);  // 1 ms: not < 5 us
+  EXPECT_DOUBLE_EQ(eval("alpha/v1_naive@2^20 : time < 5 ms").number, 1);
+  EXPECT_EQ(eval("alpha/v1_naive@2^20 : time + 1 ms").unit, units::seconds);
+  EXPECT_DOUBLE_EQ(eval("alpha/v1_naive@2^20 : time - alpha/v2_fast@2^20 : time > 0").number, 1);
+  EXPECT_EQ(eval("0 + alpha/v1_naive@2^20 : time").unit, units::seconds);
+  EXPECT_DOUBLE_EQ(eval("alpha/v1_naive@2^20 : time / alpha/v2_fast@2^20 : time > 2").number, 1);
+  // a plain quantity of a record (machine : sm_count) beside a time: the record's word, as before
+  EXPECT_EQ(eval("machine : sm_count * 1 ms > alpha/v1_naive@2^20 : time").state,
+            Value::State::known);
+}
+
 }  // namespace
 }  // namespace weave
