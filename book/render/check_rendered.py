@@ -13,6 +13,9 @@ Errors (exit 1), each naming the page:
   - (unless --no-browser, once --no-screenshot) a blank page: headless Chromium screenshots the
     first chapter in the light and the dark theme; each must have more than a few colours, and
     the two must differ;
+  - (unless --no-browser) a clipped formula: a sample T_M x T_N and the first formulas of each
+    chapter, set in style.css, screenshotted as they are and with their overflow visible, must
+    give the same picture (a frame that scrolls sideways cut the top off every T);
   - (unless --no-browser) a page that does not fit a phone: headless Chromium lays out every
     page of DIR (chapters and index) in a 390 x 844 px screen; the document must be no wider than
     the screen (no sideways scrolling: what is wider scrolls in a frame of its own), the page must
@@ -582,11 +585,11 @@ def finish_epubcheck(runs, errors):
             errors.append('%s: epubcheck failed (exit %s):\n%s' % (name, result.get('returncode'), output.strip()))
 
 
-def screenshot(browser, page, png, dark):
+def screenshot(browser, page, png, dark, size=(1200, 1600)):
     with tempfile.TemporaryDirectory() as profile:
         command = [browser, '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
                    '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars',
-                   '--user-data-dir=' + profile, '--screenshot=' + png, '--window-size=1200,1600']
+                   '--user-data-dir=' + profile, '--screenshot=' + png, '--window-size=%d,%d' % size]
         if dark:
             command += ['--force-dark-mode', '--blink-settings=preferredColorScheme=0']
         subprocess.run(command + ['file://' + os.path.abspath(page)], capture_output=True, timeout=120)
@@ -1099,6 +1102,48 @@ def check_print(root, chapters, errors):
             errors.append('print.html: lacks %s' % name)
 
 
+MATH_ELEMENT = re.compile(r'<math\b[^>]*>.*?</math>', re.S)
+# A formula whose glyphs reach outside its own box: a T's crossbar rises above the box of T_M.
+MATHS_SAMPLE = ('<math display="inline" xmlns="http://www.w3.org/1998/Math/MathML"><semantics><mrow><msub><mi>T</mi>'
+                '<mi>M</mi></msub><mo>×</mo><msub><mi>T</mi><mi>N</mi></msub></mrow></semantics></math>')
+MATHS_PER_PAGE = 40     # formulas taken from each chapter page, beside the sample
+MATHS_SHOT = (1200, 6000)   # the window of its screenshots: every formula on it
+
+
+def check_maths_clipping(browser, root, pages, errors):
+    """No formula clipped by its own frame: a page of the sample and of the first MATHS_PER_PAGE
+    formulas of each page, set in the book's stylesheet, screenshotted as it is and again with every
+    formula's overflow visible; the two must be the same picture (book/style.css: a frame that
+    scrolls sideways must leave the glyphs' tops and bottoms room). Returns the formulas compared."""
+    formulas = [MATHS_SAMPLE, MATHS_SAMPLE.replace('inline', 'block')]
+    for name in pages:
+        try:
+            with open(os.path.join(root, name), encoding='utf-8') as f:
+                formulas += MATH_ELEMENT.findall(f.read())[:MATHS_PER_PAGE]
+        except OSError:
+            pass
+    css = urllib.parse.urljoin('file:', urllib.request.pathname2url(os.path.abspath(os.path.join(root, 'style.css'))))
+    inline = [m for m in formulas if 'display="block"' not in m[:80]]
+    body = '<p>%s</p>\n%s' % (' · '.join(inline), ''.join(m for m in formulas if m not in inline))
+    shots = {}
+    with tempfile.TemporaryDirectory() as work:
+        for kind, extra in (('framed', ''), ('free', '<style>math, math * { overflow: visible !important; }</style>')):
+            page, png = os.path.join(work, kind + '.html'), os.path.join(work, kind + '.png')
+            with open(page, 'w', encoding='utf-8') as f:
+                f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"><link rel="stylesheet" href="%s">%s'
+                        '</head><body><main>%s</main></body></html>\n' % (html.escape(css), extra, body))
+            screenshot(browser, page, png, False, MATHS_SHOT)
+            if not os.path.exists(png):
+                errors.append('the clipped-maths check could not run: Chromium wrote no screenshot')
+                return 0
+            shots[kind] = colours(png)[2]
+    if shots['framed'].shape != shots['free'].shape or (shots['framed'] != shots['free']).any():
+        errors.append('a formula is clipped by its own frame (book/style.css, math): set in the book\'s stylesheet, '
+                      'the sample T_M x T_N and the first %d formulas of each page look different once their '
+                      'overflow is visible' % MATHS_PER_PAGE)
+    return len(formulas)
+
+
 def check_screenshots(browser, root, page_name, errors):
     shots = {}
     with tempfile.TemporaryDirectory() as work:
@@ -1157,6 +1202,8 @@ def main(argv):
     if not args.no_browser and present:
         browser = find_browser()
         check_screenshots(browser, root, present[0], errors)
+        print('check-rendered: %d formula(s) set in the book\'s stylesheet and compared with their overflow visible'
+              % check_maths_clipping(browser, root, present, errors))
         for screen in (PHONE, SMALL_PHONE):
             widths = check_phone(browser, root, pages, chapters, errors, screen)
             if widths and screen == PHONE:

@@ -552,6 +552,20 @@ class ScreenshotTest(Workspace):
     def test_chapter_page_is_not_blank_in_either_theme(self):
         self.assertEqual(self.shots('3.1-reduction.html'), [])
 
+    def maths(self):
+        errors = []
+        check_rendered.check_maths_clipping(browser_or_skip(self), self.out, ['3.1-reduction.html'], errors)
+        return errors
+
+    def test_no_formula_is_clipped(self):
+        self.assertEqual(self.maths(), [])
+
+    def test_a_clipped_formula_is_caught(self):
+        # the stylesheet of main 4a09ce3, whose frame cut the top off the T of every T_M (web review #1)
+        with open(os.path.join(self.out, 'style.css'), 'a') as f:
+            f.write('math { padding: 0; margin: 0; overflow-x: auto; overflow-y: hidden; }\n')
+        self.assertTrue(any('a formula is clipped by its own frame' in e for e in self.maths()))
+
     def test_a_blank_page_is_caught(self):
         with open(os.path.join(self.out, '3.1-reduction.html'), 'w') as f:
             f.write('<!DOCTYPE html><html><body style="background:#fff"></body></html>')
