@@ -357,6 +357,41 @@
     });
   }
 
+  // ---- The contents from anywhere (a narrow screen): the bar's button opens the contents over the
+  // text; a link followed, the button again, Escape or a tap outside closes them.
+  function contentsButton() {
+    var button = document.getElementById('toc-button'), nav = document.getElementById('toc');
+    var fold = nav && nav.querySelector('details');
+    if (!button || !fold) return;
+    function set(open) {
+      nav.classList.toggle('over', open);
+      fold.open = open;
+      button.setAttribute('aria-expanded', String(open));
+      if (open) { var here = nav.querySelector('a.current') || nav.querySelector('a'); if (here) here.focus(); }
+    }
+    button.addEventListener('click', function () { set(!nav.classList.contains('over')); });
+    fold.addEventListener('toggle', function () { if (!fold.open && nav.classList.contains('over')) set(false); });
+    nav.addEventListener('click', function (event) { if (event.target.closest('a')) set(false); });
+    document.addEventListener('keydown', function (event) {
+      if (event.key === 'Escape' && nav.classList.contains('over')) { set(false); button.focus(); }
+    });
+    document.addEventListener('click', function (event) {
+      if (nav.classList.contains('over') && !event.target.closest('#toc, #toc-button')) set(false);
+    });
+  }
+
+  // ---- The dated box's symbols on a phone: the stylesheet shows the first rows of a long table;
+  // its button shows them all.
+  function symbolsButtons() {
+    document.querySelectorAll('.symbols-more').forEach(function (button) {
+      button.addEventListener('click', function () {
+        var table = button.previousElementSibling;
+        if (table) table.classList.add('all');
+        button.setAttribute('aria-expanded', 'true');
+      });
+    });
+  }
+
   // ---- Theme: system (the default), light or dark; the template's head applies the remembered
   // choice before the first paint, so a dark page never flashes white.
   var THEMES = ['system', 'light', 'dark'];
@@ -398,6 +433,8 @@
 
   document.addEventListener('DOMContentLoaded', function () {
     foldContents();
+    contentsButton();
+    symbolsButtons();
     themeSwitch();
     openTarget();
     window.addEventListener('hashchange', openTarget);

@@ -7,7 +7,8 @@ Errors (exit 1), each naming the page:
   - a broken internal link: every href and src of every page must name an existing file, and
     an anchor (#id) must exist in the page it names; a script, stylesheet or image from the network;
   - a <pre> that is not inside a code container (.code) with a copy button;
-  - a chapter page without its dated box (class hwbox), or with a figure that has no id or no
+  - a chapter page without its dated box (class hwbox), or whose box shows a table other than
+    its symbols unfolded (outside its details.box-results), or with a figure that has no id or no
     number (a caption opening "Figure 3.2.1.");
   - a missing or unreadable search index, EPUB, or stylesheet;
   - (unless --no-browser, once --no-screenshot) a blank page: headless Chromium screenshots the
@@ -84,6 +85,8 @@ SMALL_PHONE = (320, 568)   # CSS px: the narrowest phone still sold (iPhone SE 1
 SEARCH_MIN = 120     # CSS px: the search field, once focused on a phone, is at least this wide
 LONG_TASK_MAX = 100  # ms: the longest main-thread task while the search index loads (real time, CPU not throttled)
 FIGURE_TEXT_MIN = 9  # CSS px: the smallest text of a figure, as shown on a 390 px phone screen
+HEADLINE_KEY_LINES = 3   # the most lines a key of the front page's headline results may take on a phone
+SECTION_SCREENS = 2  # phone screens: a chapter's first section further down than this is warned about
 
 # Runs in a page that holds each page of the book in a phone-sized <iframe>; writes what it found,
 # as JSON, into the page, for Chromium's --dump-dom. For a page wider than the screen it names the
@@ -111,6 +114,8 @@ function measure(frame) {
   }
   if (doc.body) walk(doc.body, []);
   var title = doc.querySelector('h1.title');
+  // the first section of the text: its heading's top, as far down as a reader scrolls to reach it
+  var section = doc.querySelector('main h2[id]');
   // the search field, focused (as a tap or "/" does): how wide it opens, and whether it stays on
   // the screen
   var input = doc.getElementById('search'), field = null;
@@ -127,7 +132,32 @@ function measure(frame) {
     figures.push({ src: img.getAttribute('src'), loaded: img.naturalWidth > 0,
                    shown: img.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) });
   });
+  // the contents from the middle of a long page: the bar's button on the screen, and once pressed
+  // the contents' first link on the screen too
+  var contents = null, button = doc.getElementById('toc-button');
+  if (doc.getElementById('toc')) {
+    win.scrollTo(0, root.scrollHeight / 2);
+    var on = function (el) {
+      var r = el && el.getBoundingClientRect();
+      return !!r && r.width > 0 && r.height > 0 && r.top >= 0 && r.bottom <= win.innerHeight;
+    };
+    contents = { button: on(button), shown: false };
+    if (contents.button) {
+      button.click();
+      contents.shown = on(doc.querySelector('#toc a'));
+      button.click();
+    }
+    win.scrollTo(0, 0);
+  }
+  // the front page's headline results: how many lines the longest key takes
+  var keyLines = 0;
+  doc.querySelectorAll('table.headlines code').forEach(function (code) {
+    var tops = {};
+    Array.prototype.forEach.call(code.getClientRects(), function (r) { tops[Math.round(r.top)] = 1; });
+    keyLines = Math.max(keyLines, Object.keys(tops).length);
+  });
   return {
+    contents: contents, keyLines: keyLines,
     search: field, figures: figures,
     width: root.scrollWidth, screen: limit,
     hidden: [root, doc.body].filter(Boolean).map(function (el) {
@@ -135,6 +165,7 @@ function measure(frame) {
       return x === 'hidden' || x === 'clip' ? el.tagName.toLowerCase() + ' ' + x : '';
     }).filter(Boolean),
     title: title ? Math.round(title.getBoundingClientRect().top + win.scrollY) : null,
+    section: section ? Math.round(section.getBoundingClientRect().top + win.scrollY) : null,
     wide: wide.slice(0, 4), more: Math.max(0, wide.length - 4)
   };
 }
@@ -366,6 +397,52 @@ def check_text(name, page, errors, warnings):
         warnings.append('%s: has values "not yet measured" (run make measure on a GPU)' % name)
     if 'claim-broken' in page.classes:
         warnings.append('%s: has a claim that no longer holds on this GPU' % name)
+
+
+class BoxTables(html.parser.HTMLParser):
+    """The tables of a page's dated boxes: [(first header cell, inside details.box-results)]."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.depth, self.folded, self.tables, self.head = 0, 0, [], None
+
+    def handle_starttag(self, tag, attrs):
+        classes = (dict(attrs).get('class') or '').split()
+        if tag == 'div' and (self.depth or 'hwbox' in classes):
+            self.depth += 1
+        if not self.depth:
+            return
+        if tag == 'details':
+            self.folded += 'box-results' in classes
+        if tag == 'table':
+            self.tables.append(['', self.folded > 0])
+        if tag == 'th' and self.tables and not self.tables[-1][0]:
+            self.head = []
+
+    def handle_endtag(self, tag):
+        if tag == 'div' and self.depth:
+            self.depth -= 1
+        if tag == 'details' and self.depth and self.folded:
+            self.folded -= 1
+        if tag == 'th' and self.head is not None:
+            self.tables[-1][0] = ''.join(self.head).strip() or '?'
+            self.head = None
+
+    def handle_data(self, data):
+        if self.head is not None:
+            self.head.append(data)
+
+
+def check_box_folds(root, name, errors):
+    """A dated box keeps its symbols open and its results folded (code_blocks.lua): a phone reader
+    meets the chapter's text in a screen or two, not after every result of the run."""
+    boxes = BoxTables()
+    with open(os.path.join(root, name), encoding='utf-8') as f:
+        boxes.feed(f.read())
+    for head, folded in boxes.tables:
+        if head != 'symbol' and not folded:
+            errors.append('%s: the dated box shows a table of results (first column "%s") unfolded: it belongs in '
+                          'its <details class="box-results"> (book/render/code_blocks.lua, Div)' % (name, head))
 
 
 def check_headings(name, page, errors):
@@ -712,7 +789,8 @@ def check_figure_text(root, found, errors):
     return smallest
 
 
-def check_phone(browser, root, pages, chapters, errors, screen=PHONE):
+def check_phone(browser, root, pages, chapters, errors, screen=PHONE, warnings=None):
+    warnings = [] if warnings is None else warnings
     width, height = screen
     try:
         found = measure_on_phone(browser, root, pages, screen)
@@ -736,6 +814,17 @@ def check_phone(browser, root, pages, chapters, errors, screen=PHONE):
             errors.append('%s: on a %d px phone screen the focused search field is %d px wide (from %d to %d px), '
                           'under %d px or off the screen: typed text would not show (book/style.css, the '
                           'phone header)' % (name, width, field['width'], field['left'], field['right'], SEARCH_MIN))
+        if screen == PHONE and m.get('contents') and not (m['contents']['button'] and m['contents']['shown']):
+            errors.append('%s: on a %d px phone screen, halfway down the page, %s (book/template.html, the bar\'s '
+                          'contents button; book.js contentsButton)' % (name, width, 'the contents do not open over the '
+                          'text' if m['contents']['button'] else 'no contents button is on the screen'))
+        if screen == PHONE and m.get('keyLines', 0) > HEADLINE_KEY_LINES:
+            errors.append('%s: on a %d px phone screen a key of the headline results takes %d lines, over %d '
+                          '(book/style.css, table.headlines: a card per row)' % (name, width, m['keyLines'],
+                                                                               HEADLINE_KEY_LINES))
+        if screen == PHONE and name in chapters and m.get('section') and m['section'] > SECTION_SCREENS * height:
+            warnings.append('%s: on a %d x %d px phone screen the first section starts %d px down, %.1f screens, '
+                            'past %d' % (name, width, height, m['section'], m['section'] / height, SECTION_SCREENS))
         if screen == PHONE and name in chapters and m['title'] is not None and m['title'] >= height:
             errors.append('%s: the title starts %d px down on a %d x %d px phone screen, below the first screen '
                           '(fold the contents away)' % (name, m['title'], width, height))
@@ -1187,6 +1276,8 @@ def main(argv):
             check_headings(name, page, errors)
         if name in chapters:
             check_figures(root, name, errors)
+        if name in chapters:
+            check_box_folds(root, name, errors)
         if name in chapters and 'hwbox' not in page.classes:
             errors.append('%s: no dated hardware box (class hwbox)' % name)
     if os.path.exists(os.path.join(root, 'index.html')):
@@ -1205,7 +1296,7 @@ def main(argv):
         print('check-rendered: %d formula(s) set in the book\'s stylesheet and compared with their overflow visible'
               % check_maths_clipping(browser, root, present, errors))
         for screen in (PHONE, SMALL_PHONE):
-            widths = check_phone(browser, root, pages, chapters, errors, screen)
+            widths = check_phone(browser, root, pages, chapters, errors, screen, warnings)
             if widths and screen == PHONE:
                 smallest = check_figure_text(root, {n: m for n, m in widths.items() if n != 'print.html'}, errors)
                 if smallest:
@@ -1214,6 +1305,10 @@ def main(argv):
             if widths:
                 widest = max(widths, key=lambda n: widths[n].get('width', 0))
                 fields = [w['search']['width'] for w in widths.values() if w.get('search')]
+                offsets = ['%s %s px' % (n, widths[n]['section']) for n in chapters if (widths.get(n) or {}).get('section')]
+                if offsets and screen == PHONE:
+                    print('check-rendered: on a %d x %d px phone screen each chapter\'s first section starts: %s'
+                          % (screen + ('; '.join(offsets),)))
                 print('check-rendered: on a %d px phone screen the widest page is %s, %s px; the focused search '
                       'field at least %s px wide' % (screen[0], widest, widths[widest].get('width', '?'),
                                                      min(fields) if fields else '?'))

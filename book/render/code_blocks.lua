@@ -320,6 +320,61 @@ function Table(table)
       { 'aria-label', 'Table (scrolls sideways where it is wider than the text)' } }))
 end
 
+-- The dated box keeps its symbols open and folds its results: every table of the box after the
+-- symbols' (its first header cell "symbol") goes into a closed <details> whose summary counts its
+-- rows and names its columns; on a phone a long symbol table shows its first rows and a button for
+-- the rest. So a phone reader reaches the chapter's first section sooner (web review #2: it began
+-- four to nine screens down). HTML only: the EPUB shows every table whole.
+local function table_of(block)
+  if block.t == 'Table' then return block end
+  if block.t == 'Div' and block.classes:includes('table-scroll') and block.content[1]
+      and block.content[1].t == 'Table' then
+    return block.content[1]
+  end
+  return nil
+end
+
+local function header_cells(tbl)
+  local row = tbl.head and tbl.head.rows and tbl.head.rows[1]
+  local out = {}
+  for _, cell in ipairs(row and row.cells or {}) do table.insert(out, pandoc.utils.stringify(cell.contents)) end
+  return out
+end
+
+local SYMBOLS_SHOWN = 4        -- the box's symbols a phone shows before "Show all"
+
+function Div(div)
+  if not is_html or not div.classes:includes('hwbox') then return nil end
+  local blocks = pandoc.List()
+  for _, block in ipairs(div.content) do
+    local tbl = table_of(block)
+    local heads = tbl and header_cells(tbl) or {}
+    local rows = 0
+    for _, body in ipairs(tbl and tbl.bodies or {}) do rows = rows + #body.body end
+    if tbl and heads[1] == 'symbol' and block.t == 'Div' and rows > SYMBOLS_SHOWN + 1 then
+      -- on a phone the first SYMBOLS_SHOWN symbols show, the rest under a button (book/style.css,
+      -- book/book.js; without scripts every symbol shows)
+      block.classes:extend({ 'box-symbols', 'many' })
+      blocks:insert(block)
+      blocks:insert(pandoc.RawBlock('html', string.format('<button type="button" class="symbols-more" '
+        .. 'aria-expanded="false">Show all %d symbols</button>', rows)))
+    elseif tbl and heads[1] ~= 'symbol' then
+      local columns = {}
+      for k = 2, #heads do table.insert(columns, heads[k]) end
+      local summary = string.format('All %d result%s measured%s', rows, rows == 1 and '' or 's',
+        #columns > 0 and (': ' .. table.concat(columns, ', ')) or '')
+      blocks:insert(pandoc.RawBlock('html', '<details class="box-results"><summary>' .. escape_html(summary)
+        .. '</summary>'))
+      blocks:insert(block)
+      blocks:insert(pandoc.RawBlock('html', '</details>'))
+    else
+      blocks:insert(block)
+    end
+  end
+  div.content = blocks
+  return div
+end
+
 -- The template prints the chapter's title; drop the chapter's own copy of it if it opens the text.
 -- Pandoc's smart typography curls the heading's apostrophes and quotes (Hopper's becomes
 -- Hopper’s) but not the metadata's title, so both are compared with straight ones.
@@ -337,5 +392,6 @@ function Pandoc(doc)
 end
 
 return { { CodeBlock = CodeBlock, Table = Table, Inlines = Inlines, Para = Para, Pandoc = Pandoc },
+         { Div = Div },
          { Link = function(link) link.content = unlink(pandoc.Plain(link.content)).content; return link end,
            Header = unlink } }
