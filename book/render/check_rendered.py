@@ -43,6 +43,9 @@ Errors (exit 1), each naming the page:
     dark and its SVG figures filtered so they do not glare;
   - (unless --no-browser) the web review's search arrivals (REVIEW_QUERIES, those the index holds):
     each followed from its first result must show its first marked word on the first screen;
+  - (a warning, where Node is installed and the book is the whole book) fewer than 90% of the
+    learner queries of tests/render/search-queries.tsv finding their section first
+    (tests/render/search_share.js runs the book's own search on them); the share is printed;
   - (unless --no-browser) a page frozen by the search index: over Chromium's DevTools protocol, in
     real time and with its CPU throttle off (1x, not the 4x phone stand-in), index.html's search
     box is focused and a query typed; the longest main-thread task (PerformanceObserver
@@ -599,7 +602,7 @@ def check_language(root, errors):
 
 
 def check_files(root, chapters, errors):
-    for required in ('style.css', 'book.js', 'index.html'):
+    for required in ('style.css', 'book.js', 'search-core.js', 'index.html'):
         if not os.path.exists(os.path.join(root, required)):
             errors.append('%s: missing' % required)
     check_language(root, errors)
@@ -879,6 +882,32 @@ def search_queries(root):
         words = re.findall(r'\w+', REVIEW_TYPOS.get(query, query).lower().replace("'", ''))
         return all(w in held for w in words)
     return queries + [(REVIEW, q) for q in REVIEW_QUERIES if in_index(q)]
+
+
+SEARCH_QUERIES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                              'tests', 'render', 'search-queries.tsv')
+SEARCH_SHARE_GOAL = 0.9   # the share of the learner queries whose first result is their section (issue 36)
+
+
+def search_share(root, warnings):
+    """(found first, queries): tests/render/search_share.js, the book's own search under Node, on the
+    learner queries, where Node is installed and the book holds the pages they name (not the test
+    fixture); a share under SEARCH_SHARE_GOAL is warned about, naming the misses. None otherwise."""
+    node = shutil.which('node')
+    if not node or not os.path.exists(os.path.join(root, '1.1-warps.html')) or not os.path.exists(SEARCH_QUERIES):
+        return None
+    script = os.path.join(os.path.dirname(SEARCH_QUERIES), 'search_share.js')
+    done = subprocess.run([node, script, root, SEARCH_QUERIES, '--json'], capture_output=True, text=True, timeout=300)
+    try:
+        found = json.loads(done.stdout)
+    except ValueError:
+        warnings.append('the search share could not be measured: %s' % done.stderr.strip()[-300:])
+        return None
+    if found['found'] < SEARCH_SHARE_GOAL * found['total']:
+        misses = [r['query'] for r in found['results'] if not r['first']]
+        warnings.append('search: %d of %d learner queries find their section first, under the goal of %.0f%%; the '
+                        'misses: %s' % (found['found'], found['total'], 100 * SEARCH_SHARE_GOAL, ', '.join(misses)))
+    return found['found'], found['total']
 
 
 def check_search(browser, root, errors, dark=True):
@@ -1326,6 +1355,10 @@ def main(argv):
                       'task %d ms (best of %d loads: %s ms; real time, Chromium\'s CPU throttle off, not the 4x '
                       'phone stand-in), answered after %d ms' % (LOAD_QUERY, LOAD_PAGE, load[0], LOAD_TRIES,
                                                                  ', '.join(map(str, load[2])), load[1]))
+            share = search_share(root, warnings)
+            if share:
+                print('check-rendered: search: %d of %d learner queries (tests/render/search-queries.tsv) find their '
+                      'section first, %.0f%%' % (share[0], share[1], 100.0 * share[0] / share[1]))
             searched = check_search(browser, root, errors)
             review = [r for (what, _), r in searched if what == REVIEW]
             print('check-rendered: search arrivals of the web review\'s queries (%d of its %d held by this index): '
