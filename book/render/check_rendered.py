@@ -81,6 +81,7 @@ import zipfile
 PLACEHOLDERS = [('{.m', 'an unresolved measurement key'), (']{.', 'an unrendered span'),
                 ('roofline:', 'an unresolved roofline figure'), (':::', 'an unrendered fenced div')]
 CHUNK_REF = re.compile(r'<<[^<>\n]{1,80}>>')
+XREF = re.compile(r'<a href="([^"]+)" class="xref">')
 TEXT_SKIP = {'pre', 'code', 'script', 'style', 'math'}
 BROWSERS = ['chromium', 'chromium-browser', 'google-chrome']
 PHONE = (390, 844)   # CSS px: a phone's screen (iPhone 12 to 15), where the book must not scroll sideways
@@ -1309,6 +1310,12 @@ def main(argv):
             check_box_folds(root, name, errors)
         if name in chapters and 'hwbox' not in page.classes:
             errors.append('%s: no dated hardware box (class hwbox)' % name)
+    xrefs = [m.group(1) for name in pages if name != 'print.html'
+             for m in XREF.finditer(open(os.path.join(root, name), encoding='utf-8').read())]
+    if xrefs:
+        print('check-rendered: %d mentions of a chapter link to it, %d of them to a section (a possessive whose '
+              'words name one: section-links.txt, or a heading of that chapter)'
+              % (len(xrefs), sum(1 for x in xrefs if '#' in x)))
     if os.path.exists(os.path.join(root, 'index.html')):
         linked = {urllib.parse.urlsplit(t).path for _, _, t in parse(os.path.join(root, 'index.html')).links}
         errors += ['index.html: no link to %s' % c for c in chapters if c not in linked]

@@ -32,6 +32,7 @@
 --                       may be empty (no mention becomes a link)
 --   BOOK_CHAPTER_ID     the chapter's id (3.2), for its figures' numbers (may be empty)
 --   BOOK_SECTION_LINKS  book/section-links.txt: "chapter<TAB>phrase<TAB>anchor" lines (may be absent)
+--   BOOK_SECTIONS       every chapter's section headings: "chapter<TAB>anchor<TAB>heading" lines
 
 local is_html = FORMAT:match('html') ~= nil
 
@@ -113,6 +114,69 @@ do
     end
     file:close()
   end
+end
+
+-- Every chapter's section headings (BOOK_SECTIONS: "chapter<TAB>anchor<TAB>heading" lines, from
+-- book/render/pages.py): a possessive mention that section-links.txt does not list ("chapter
+-- 4.3's traffic argument") links to the one section of that chapter whose heading shares the most
+-- telling words with the phrase after it ("What the traffic measured"); none, or a tie: the page.
+local chapter_sections = {}    -- chapter id -> { { anchor, words } }
+local GENERIC = {}
+for w in ([[chapter chapters lesson lessons appendix kernel kernels rung rungs model models measured
+  measure numbers number result results test tests time times same first second third last one two three
+  each every its from with this that which what when where there their than then also into over under
+  before after about code book here does only both
+  stream harness attention]]):gmatch('%S+') do GENERIC[w] = true end
+-- (stream, harness, attention: what a whole chapter is about, never one section's subject)
+
+local function telling(word)
+  word = word:lower():gsub('[’\'].*$', ''):gsub('[^%w_.]', '')
+  word = word:gsub('%.$', '')
+  if #word > 4 and word:sub(-1) == 's' and word:sub(-2) ~= 'ss' then word = word:sub(1, -2) end
+  if #word < 4 or GENERIC[word] then return nil end
+  return word
+end
+
+do
+  for line in (os.getenv('BOOK_SECTIONS') or ''):gmatch('[^\n]+') do
+    local id, anchor, heading = line:match('^([^\t]+)\t([^\t]+)\t(.*)$')
+    if id then
+      local words = {}
+      for w in heading:gmatch('%S+') do
+        local t = telling(w)
+        if t then words[t] = true end
+      end
+      chapter_sections[id] = chapter_sections[id] or {}
+      table.insert(chapter_sections[id], { anchor = anchor, words = words })
+    end
+  end
+end
+
+-- The anchor of the section of chapter id whose heading best matches the (up to five) words after
+-- inlines[k], or nil where no heading shares a telling word or two share as many.
+local function heading_anchor(id, inlines, k)
+  local sections = chapter_sections[id]
+  if sections == nil then return nil end
+  local words = {}
+  while #words < 5 do
+    local gap, el = inlines[k], inlines[k + 1]
+    if gap == nil or (gap.t ~= 'Space' and gap.t ~= 'SoftBreak') or el == nil then break end
+    local text = el.t == 'Str' and el.text or el.t == 'Code' and el.text or nil
+    if text == nil then break end
+    local t = telling(text)
+    if t then table.insert(words, t) end
+    if el.t == 'Str' and text:match('[,;:.!?)]$') then break end       -- the phrase ends at punctuation
+    k = k + 2
+  end
+  local best, best_score, tie = nil, 0, false
+  for _, section in ipairs(sections) do
+    local score = 0
+    for _, w in ipairs(words) do if section.words[w] then score = score + 1 end end
+    if score > best_score then best, best_score, tie = section.anchor, score, false
+    elseif score > 0 and score == best_score then tie = true end
+  end
+  if tie then return nil end
+  return best
 end
 
 -- The kind of apparatus a file is, from its name (nil: the code the chapter is about).
@@ -257,7 +321,8 @@ function Inlines(inlines)
       id, rest = split_id(target.text)
     end
     if id then
-      local anchor = (rest == '’s' or rest == "'s") and section_anchor(id, inlines, i + 3) or nil
+      local possessive = rest == '’s' or rest == "'s"
+      local anchor = possessive and (section_anchor(id, inlines, i + 3) or heading_anchor(id, inlines, i + 3)) or nil
       out:insert(xref(id, { el, pandoc.Space(), pandoc.Str(id) }, anchor))
       if rest ~= '' then out:insert(pandoc.Str(rest)) end
       i = i + 3
