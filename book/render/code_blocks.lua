@@ -363,8 +363,15 @@ function Para(para)
   image.caption = caption
   -- With no alt of its own, Pandoc copies the caption into alt and hides the caption from screen
   -- readers (aria-hidden), links and all, which then take the keyboard's focus unannounced (axe's
-  -- aria-hidden-focus). The number as alt keeps the caption read once, and its links reachable.
-  if not image.attributes.alt then image.attributes.alt = number end
+  -- aria-hidden-focus). So the alt is written here: what the figure shows, the caption's first
+  -- sentence ("Time against grid size for blocks of fixed work, one panel for ...", cut at 200
+  -- characters), after the number; the caption stays read, and its links reachable.
+  if not image.attributes.alt then
+    local shows = pandoc.utils.stringify(image.caption):gsub('^' .. number:gsub('%.', '%%.') .. '%s*', '')
+    shows = shows:match('^(.-)%.%s') or shows:gsub('%.$', '')
+    if #shows > 200 then shows = shows:sub(1, 200):gsub('%s+%S*$', '') .. ' …' end
+    image.attributes.alt = shows ~= '' and (number .. ' ' .. shows) or number
+  end
   return para
 end
 
