@@ -421,8 +421,13 @@ function Div(div)
   for _, block in ipairs(div.content) do
     local tbl = table_of(block)
     local heads = tbl and header_cells(tbl) or {}
-    local rows = 0
-    for _, body in ipairs(tbl and tbl.bodies or {}) do rows = rows + #body.body end
+    local rows = 0             -- a result's rows: beside the reference GPU, a row each, the name once
+    for _, body in ipairs(tbl and tbl.bodies or {}) do
+      for _, row in ipairs(body.body) do
+        local first = row.cells and row.cells[1]
+        if first == nil or pandoc.utils.stringify(first.contents) ~= '' then rows = rows + 1 end
+      end
+    end
     if tbl and heads[1] == 'symbol' and block.t == 'Div' and rows > SYMBOLS_SHOWN + 1 then
       -- on a phone the first SYMBOLS_SHOWN symbols show, the rest under a button (book/style.css,
       -- book/book.js; without scripts every symbol shows)
@@ -432,7 +437,7 @@ function Div(div)
         .. 'aria-expanded="false">Show all %d symbols</button>', rows)))
     elseif tbl and heads[1] ~= 'symbol' then
       local columns = {}
-      for k = 2, #heads do table.insert(columns, heads[k]) end
+      for k = 2, #heads do if heads[k] ~= 'measured on' then table.insert(columns, heads[k]) end end
       local summary = string.format('All %d result%s measured%s', rows, rows == 1 and '' or 's',
         #columns > 0 and (': ' .. table.concat(columns, ', ')) or '')
       blocks:insert(pandoc.RawBlock('html', '<details class="box-results"><summary>' .. escape_html(summary)
