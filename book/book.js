@@ -54,6 +54,7 @@
   // dropped ("Little's" = "Little’s"), a name with underscores is also its parts (B_dram: b, dram),
   // and a Greek letter is also its name (λ = lambda).
   var input, list, loading = false, engine = null;
+  // the terms, the query and the rows: book/search-core.js (window.BookSearch), loaded with the index
   var GREEK = { 'α': 'alpha', 'β': 'beta', 'γ': 'gamma', 'δ': 'delta', 'ε': 'epsilon', 'ζ': 'zeta',
     'η': 'eta', 'θ': 'theta', 'κ': 'kappa', 'λ': 'lambda', 'μ': 'mu', 'ν': 'nu', 'ξ': 'xi',
     'π': 'pi', 'ρ': 'rho', 'σ': 'sigma', 'τ': 'tau', 'φ': 'phi', 'χ': 'chi', 'ψ': 'psi', 'ω': 'omega' };
@@ -67,7 +68,7 @@
     return normal(text).match(WORD) || [];
   }
 
-  // A term as indexed and as searched: itself, its parts if it has underscores, a Greek letter's name.
+  // A term: itself, its parts if it has underscores, a Greek letter's name (for marking words).
   function terms(term) {
     var out = [term];
     if (term.indexOf('_') > 0) term.split('_').forEach(function (p) { if (p) out.push(p); });
@@ -114,31 +115,11 @@
     if (loading) return;
     loading = true;
     loadScript('minisearch.js', function () {
+      loadScript('search-core.js', function () {
       loadScript('search-index.js', function () {
-        var docs = window.BOOK_SEARCH_INDEX.entries.map(function (e, i) {
-          return { id: i, k: e.k, h: e.h, t: e.t, x: e.x || '', c: e.c };
-        });
-        var built = new window.MiniSearch({
-          fields: ['h', 't', 'x'],
-          tokenize: tokenize,
-          processTerm: function (term) { return term ? terms(term) : null; },
-          searchOptions: {
-            tokenize: tokenize,
-            processTerm: function (term) { return term || null; },
-            prefix: true,
-            fuzzy: function (term) { return term.length >= 4 ? 1 : 0; },
-            // a typo's match counts a tenth of an exact one (MiniSearch's default is 0.45), so that
-            // `mbarrier` ranks the pages about mbarriers above those about `barrier`, one edit away
-            weights: { fuzzy: 0.1, prefix: 0.375 },
-            combineWith: 'AND',
-            boost: { h: 3, x: 2 },
-            // headings first, prose next, code (long, and full of repeated names) last
-            boostDocument: function (id) {
-              var kind = window.BOOK_SEARCH_INDEX.entries[id].k;
-              return kind === 'h' ? 1.5 : kind === 'c' ? 0.5 : 1;
-            }
-          }
-        });
+        var entries = window.BOOK_SEARCH_INDEX.entries;
+        var docs = window.BookSearch.documents(entries);
+        var built = window.BookSearch.build(window.MiniSearch, entries);
         addInSlices(built, docs, function () {
           engine = built;
           loading = false;
@@ -148,16 +129,14 @@
           ready.forEach(function (f) { f(); });
         });
       });
+      });
     });
   }
 
-  // All the words typed must occur; where no entry holds them all ("tail effect"), any of them.
+  // All the words typed (or their synonyms) must occur; where no entry holds them all ("tail
+  // effect"), any of them; one row per section (book/search-core.js).
   function search(query) {
-    var hits = engine.search(query);
-    if (!hits.length && tokenize(query).length > 1) hits = engine.search(query, { combineWith: 'OR' });
-    return hits.slice(0, 30).map(function (hit) {
-      return { entry: window.BOOK_SEARCH_INDEX.entries[hit.id], terms: hit.terms };
-    });
+    return window.BookSearch.search(engine, window.BOOK_SEARCH_INDEX.entries, query, 30);
   }
 
   // The words of `text` that a term matched (by prefix), found as the index found them.
@@ -213,7 +192,7 @@
   function markedWords(words, matched) {
     var out = words.slice();
     words.forEach(function (w) {
-      var t = normal(w);
+      var t = window.BookSearch ? window.BookSearch.stem(normal(w)) : normal(w);
       if ((matched || []).some(function (m) { return m.indexOf(t) === 0; })) return;
       (matched || []).forEach(function (m) { if (out.indexOf(m) < 0) out.push(m); });
     });
@@ -237,7 +216,7 @@
       link.href = e.p + '?hl=' + encodeURIComponent(marked.join(' ')) + (e.a ? '#' + e.a : '');
       var where = document.createElement('span');
       where.className = 'where';
-      where.textContent = e.c + (e.h && e.h !== e.c ? ' › ' + e.h : '') + (e.k === 'c' ? ' (code)' : '');
+      where.textContent = e.c + (e.h && e.h !== e.c ? ' › ' + e.h : '') + (e.k === 'c' || e.k === 'a' ? ' (code)' : '');
       link.appendChild(where);
       if (e.k !== 'h') link.appendChild(excerpt(e.t, marked));
       item.appendChild(link);
@@ -270,6 +249,26 @@
     if (event.key === 'Enter') {
       var first = list.querySelector('a');
       if (first) window.location.href = first.href;
+    }
+    if (event.key === 'ArrowDown' && !list.hidden) {
+      var top = list.querySelector('a');
+      if (top) { event.preventDefault(); top.focus(); }
+    }
+  }
+
+  // ↑ and ↓ move through the results (↑ from the first goes back to the field); Enter follows
+  // the one focused (a link's own behaviour); Escape goes back to the field.
+  function onListKey(event) {
+    var links = Array.prototype.slice.call(list.querySelectorAll('a'));
+    var at = links.indexOf(document.activeElement);
+    if (at < 0) return;
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      var next = at + (event.key === 'ArrowDown' ? 1 : -1);
+      if (next < 0) input.focus();
+      else if (next < links.length) links[next].focus();
+    } else if (event.key === 'Escape') {
+      input.focus();
     }
   }
 
@@ -357,6 +356,41 @@
     });
   }
 
+  // ---- The contents from anywhere (a narrow screen): the bar's button opens the contents over the
+  // text; a link followed, the button again, Escape or a tap outside closes them.
+  function contentsButton() {
+    var button = document.getElementById('toc-button'), nav = document.getElementById('toc');
+    var fold = nav && nav.querySelector('details');
+    if (!button || !fold) return;
+    function set(open) {
+      nav.classList.toggle('over', open);
+      fold.open = open;
+      button.setAttribute('aria-expanded', String(open));
+      if (open) { var here = nav.querySelector('a.current') || nav.querySelector('a'); if (here) here.focus(); }
+    }
+    button.addEventListener('click', function () { set(!nav.classList.contains('over')); });
+    fold.addEventListener('toggle', function () { if (!fold.open && nav.classList.contains('over')) set(false); });
+    nav.addEventListener('click', function (event) { if (event.target.closest('a')) set(false); });
+    document.addEventListener('keydown', function (event) {
+      if (event.key === 'Escape' && nav.classList.contains('over')) { set(false); button.focus(); }
+    });
+    document.addEventListener('click', function (event) {
+      if (nav.classList.contains('over') && !event.target.closest('#toc, #toc-button')) set(false);
+    });
+  }
+
+  // ---- The dated box's symbols on a phone: the stylesheet shows the first rows of a long table;
+  // its button shows them all.
+  function symbolsButtons() {
+    document.querySelectorAll('.symbols-more').forEach(function (button) {
+      button.addEventListener('click', function () {
+        var table = button.previousElementSibling;
+        if (table) table.classList.add('all');
+        button.setAttribute('aria-expanded', 'true');
+      });
+    });
+  }
+
   // ---- Theme: system (the default), light or dark; the template's head applies the remembered
   // choice before the first paint, so a dark page never flashes white.
   var THEMES = ['system', 'light', 'dark'];
@@ -398,6 +432,8 @@
 
   document.addEventListener('DOMContentLoaded', function () {
     foldContents();
+    contentsButton();
+    symbolsButtons();
     themeSwitch();
     openTarget();
     window.addEventListener('hashchange', openTarget);
@@ -410,6 +446,7 @@
     if (asked) { input.value = asked; onInput(); }
     input.addEventListener('input', onInput);
     input.addEventListener('keydown', onKey);
+    list.addEventListener('keydown', onListKey);
     input.addEventListener('focus', function () { loadIndex(function () {}); });
     document.addEventListener('keydown', function (event) {
       if (event.key === '/' && document.activeElement !== input) { event.preventDefault(); input.focus(); }

@@ -7,12 +7,16 @@ Errors (exit 1), each naming the page:
   - a broken internal link: every href and src of every page must name an existing file, and
     an anchor (#id) must exist in the page it names; a script, stylesheet or image from the network;
   - a <pre> that is not inside a code container (.code) with a copy button;
-  - a chapter page without its dated box (class hwbox), or with a figure that has no id or no
+  - a chapter page without its dated box (class hwbox), or whose box shows a table other than
+    its symbols unfolded (outside its details.box-results), or with a figure that has no id or no
     number (a caption opening "Figure 3.2.1.");
   - a missing or unreadable search index, EPUB, or stylesheet;
   - (unless --no-browser, once --no-screenshot) a blank page: headless Chromium screenshots the
     first chapter in the light and the dark theme; each must have more than a few colours, and
     the two must differ;
+  - (unless --no-browser) a clipped formula: a sample T_M x T_N and the first formulas of each
+    chapter, set in style.css, screenshotted as they are and with their overflow visible, must
+    give the same picture (a frame that scrolls sideways cut the top off every T);
   - (unless --no-browser) a page that does not fit a phone: headless Chromium lays out every
     page of DIR (chapters and index) in a 390 x 844 px screen; the document must be no wider than
     the screen (no sideways scrolling: what is wider scrolls in a frame of its own), the page must
@@ -39,6 +43,9 @@ Errors (exit 1), each naming the page:
     dark and its SVG figures filtered so they do not glare;
   - (unless --no-browser) the web review's search arrivals (REVIEW_QUERIES, those the index holds):
     each followed from its first result must show its first marked word on the first screen;
+  - (a warning, where Node is installed and the book is the whole book) fewer than 90% of the
+    learner queries of tests/render/search-queries.tsv finding their section first
+    (tests/render/search_share.js runs the book's own search on them); the share is printed;
   - (unless --no-browser) a page frozen by the search index: over Chromium's DevTools protocol, in
     real time and with its CPU throttle off (1x, not the 4x phone stand-in), index.html's search
     box is focused and a query typed; the longest main-thread task (PerformanceObserver
@@ -74,6 +81,7 @@ import zipfile
 PLACEHOLDERS = [('{.m', 'an unresolved measurement key'), (']{.', 'an unrendered span'),
                 ('roofline:', 'an unresolved roofline figure'), (':::', 'an unrendered fenced div')]
 CHUNK_REF = re.compile(r'<<[^<>\n]{1,80}>>')
+XREF = re.compile(r'<a href="([^"]+)" class="xref">')
 TEXT_SKIP = {'pre', 'code', 'script', 'style', 'math'}
 BROWSERS = ['chromium', 'chromium-browser', 'google-chrome']
 PHONE = (390, 844)   # CSS px: a phone's screen (iPhone 12 to 15), where the book must not scroll sideways
@@ -81,6 +89,8 @@ SMALL_PHONE = (320, 568)   # CSS px: the narrowest phone still sold (iPhone SE 1
 SEARCH_MIN = 120     # CSS px: the search field, once focused on a phone, is at least this wide
 LONG_TASK_MAX = 100  # ms: the longest main-thread task while the search index loads (real time, CPU not throttled)
 FIGURE_TEXT_MIN = 9  # CSS px: the smallest text of a figure, as shown on a 390 px phone screen
+HEADLINE_KEY_LINES = 3   # the most lines a key of the front page's headline results may take on a phone
+SECTION_SCREENS = 2  # phone screens: a chapter's first section further down than this is warned about
 
 # Runs in a page that holds each page of the book in a phone-sized <iframe>; writes what it found,
 # as JSON, into the page, for Chromium's --dump-dom. For a page wider than the screen it names the
@@ -108,6 +118,8 @@ function measure(frame) {
   }
   if (doc.body) walk(doc.body, []);
   var title = doc.querySelector('h1.title');
+  // the first section of the text: its heading's top, as far down as a reader scrolls to reach it
+  var section = doc.querySelector('main h2[id]');
   // the search field, focused (as a tap or "/" does): how wide it opens, and whether it stays on
   // the screen
   var input = doc.getElementById('search'), field = null;
@@ -124,7 +136,32 @@ function measure(frame) {
     figures.push({ src: img.getAttribute('src'), loaded: img.naturalWidth > 0,
                    shown: img.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) });
   });
+  // the contents from the middle of a long page: the bar's button on the screen, and once pressed
+  // the contents' first link on the screen too
+  var contents = null, button = doc.getElementById('toc-button');
+  if (doc.getElementById('toc')) {
+    win.scrollTo(0, root.scrollHeight / 2);
+    var on = function (el) {
+      var r = el && el.getBoundingClientRect();
+      return !!r && r.width > 0 && r.height > 0 && r.top >= 0 && r.bottom <= win.innerHeight;
+    };
+    contents = { button: on(button), shown: false };
+    if (contents.button) {
+      button.click();
+      contents.shown = on(doc.querySelector('#toc a'));
+      button.click();
+    }
+    win.scrollTo(0, 0);
+  }
+  // the front page's headline results: how many lines the longest key takes
+  var keyLines = 0;
+  doc.querySelectorAll('table.headlines code').forEach(function (code) {
+    var tops = {};
+    Array.prototype.forEach.call(code.getClientRects(), function (r) { tops[Math.round(r.top)] = 1; });
+    keyLines = Math.max(keyLines, Object.keys(tops).length);
+  });
   return {
+    contents: contents, keyLines: keyLines,
     search: field, figures: figures,
     width: root.scrollWidth, screen: limit,
     hidden: [root, doc.body].filter(Boolean).map(function (el) {
@@ -132,6 +169,7 @@ function measure(frame) {
       return x === 'hidden' || x === 'clip' ? el.tagName.toLowerCase() + ' ' + x : '';
     }).filter(Boolean),
     title: title ? Math.round(title.getBoundingClientRect().top + win.scrollY) : null,
+    section: section ? Math.round(section.getBoundingClientRect().top + win.scrollY) : null,
     wide: wide.slice(0, 4), more: Math.max(0, wide.length - 4)
   };
 }
@@ -365,6 +403,52 @@ def check_text(name, page, errors, warnings):
         warnings.append('%s: has a claim that no longer holds on this GPU' % name)
 
 
+class BoxTables(html.parser.HTMLParser):
+    """The tables of a page's dated boxes: [(first header cell, inside details.box-results)]."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.depth, self.folded, self.tables, self.head = 0, 0, [], None
+
+    def handle_starttag(self, tag, attrs):
+        classes = (dict(attrs).get('class') or '').split()
+        if tag == 'div' and (self.depth or 'hwbox' in classes):
+            self.depth += 1
+        if not self.depth:
+            return
+        if tag == 'details':
+            self.folded += 'box-results' in classes
+        if tag == 'table':
+            self.tables.append(['', self.folded > 0])
+        if tag == 'th' and self.tables and not self.tables[-1][0]:
+            self.head = []
+
+    def handle_endtag(self, tag):
+        if tag == 'div' and self.depth:
+            self.depth -= 1
+        if tag == 'details' and self.depth and self.folded:
+            self.folded -= 1
+        if tag == 'th' and self.head is not None:
+            self.tables[-1][0] = ''.join(self.head).strip() or '?'
+            self.head = None
+
+    def handle_data(self, data):
+        if self.head is not None:
+            self.head.append(data)
+
+
+def check_box_folds(root, name, errors):
+    """A dated box keeps its symbols open and its results folded (code_blocks.lua): a phone reader
+    meets the chapter's text in a screen or two, not after every result of the run."""
+    boxes = BoxTables()
+    with open(os.path.join(root, name), encoding='utf-8') as f:
+        boxes.feed(f.read())
+    for head, folded in boxes.tables:
+        if head != 'symbol' and not folded:
+            errors.append('%s: the dated box shows a table of results (first column "%s") unfolded: it belongs in '
+                          'its <details class="box-results"> (book/render/code_blocks.lua, Div)' % (name, head))
+
+
 def check_headings(name, page, errors):
     """A page has one <h1> (its title), and each section heading links to itself (a ¶)."""
     if page.h1 != 1:
@@ -519,7 +603,7 @@ def check_language(root, errors):
 
 
 def check_files(root, chapters, errors):
-    for required in ('style.css', 'book.js', 'index.html'):
+    for required in ('style.css', 'book.js', 'search-core.js', 'index.html'):
         if not os.path.exists(os.path.join(root, required)):
             errors.append('%s: missing' % required)
     check_language(root, errors)
@@ -582,11 +666,11 @@ def finish_epubcheck(runs, errors):
             errors.append('%s: epubcheck failed (exit %s):\n%s' % (name, result.get('returncode'), output.strip()))
 
 
-def screenshot(browser, page, png, dark):
+def screenshot(browser, page, png, dark, size=(1200, 1600)):
     with tempfile.TemporaryDirectory() as profile:
         command = [browser, '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
                    '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars',
-                   '--user-data-dir=' + profile, '--screenshot=' + png, '--window-size=1200,1600']
+                   '--user-data-dir=' + profile, '--screenshot=' + png, '--window-size=%d,%d' % size]
         if dark:
             command += ['--force-dark-mode', '--blink-settings=preferredColorScheme=0']
         subprocess.run(command + ['file://' + os.path.abspath(page)], capture_output=True, timeout=120)
@@ -709,7 +793,8 @@ def check_figure_text(root, found, errors):
     return smallest
 
 
-def check_phone(browser, root, pages, chapters, errors, screen=PHONE):
+def check_phone(browser, root, pages, chapters, errors, screen=PHONE, warnings=None):
+    warnings = [] if warnings is None else warnings
     width, height = screen
     try:
         found = measure_on_phone(browser, root, pages, screen)
@@ -733,6 +818,17 @@ def check_phone(browser, root, pages, chapters, errors, screen=PHONE):
             errors.append('%s: on a %d px phone screen the focused search field is %d px wide (from %d to %d px), '
                           'under %d px or off the screen: typed text would not show (book/style.css, the '
                           'phone header)' % (name, width, field['width'], field['left'], field['right'], SEARCH_MIN))
+        if screen == PHONE and m.get('contents') and not (m['contents']['button'] and m['contents']['shown']):
+            errors.append('%s: on a %d px phone screen, halfway down the page, %s (book/template.html, the bar\'s '
+                          'contents button; book.js contentsButton)' % (name, width, 'the contents do not open over the '
+                          'text' if m['contents']['button'] else 'no contents button is on the screen'))
+        if screen == PHONE and m.get('keyLines', 0) > HEADLINE_KEY_LINES:
+            errors.append('%s: on a %d px phone screen a key of the headline results takes %d lines, over %d '
+                          '(book/style.css, table.headlines: a card per row)' % (name, width, m['keyLines'],
+                                                                               HEADLINE_KEY_LINES))
+        if screen == PHONE and name in chapters and m.get('section') and m['section'] > SECTION_SCREENS * height:
+            warnings.append('%s: on a %d x %d px phone screen the first section starts %d px down, %.1f screens, '
+                            'past %d' % (name, width, height, m['section'], m['section'] / height, SECTION_SCREENS))
         if screen == PHONE and name in chapters and m['title'] is not None and m['title'] >= height:
             errors.append('%s: the title starts %d px down on a %d x %d px phone screen, below the first screen '
                           '(fold the contents away)' % (name, m['title'], width, height))
@@ -787,6 +883,32 @@ def search_queries(root):
         words = re.findall(r'\w+', REVIEW_TYPOS.get(query, query).lower().replace("'", ''))
         return all(w in held for w in words)
     return queries + [(REVIEW, q) for q in REVIEW_QUERIES if in_index(q)]
+
+
+SEARCH_QUERIES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                              'tests', 'render', 'search-queries.tsv')
+SEARCH_SHARE_GOAL = 0.9   # the share of the learner queries whose first result is their section (issue 36)
+
+
+def search_share(root, warnings):
+    """(found first, queries): tests/render/search_share.js, the book's own search under Node, on the
+    learner queries, where Node is installed and the book holds the pages they name (not the test
+    fixture); a share under SEARCH_SHARE_GOAL is warned about, naming the misses. None otherwise."""
+    node = shutil.which('node')
+    if not node or not os.path.exists(os.path.join(root, '1.1-warps.html')) or not os.path.exists(SEARCH_QUERIES):
+        return None
+    script = os.path.join(os.path.dirname(SEARCH_QUERIES), 'search_share.js')
+    done = subprocess.run([node, script, root, SEARCH_QUERIES, '--json'], capture_output=True, text=True, timeout=300)
+    try:
+        found = json.loads(done.stdout)
+    except ValueError:
+        warnings.append('the search share could not be measured: %s' % done.stderr.strip()[-300:])
+        return None
+    if found['found'] < SEARCH_SHARE_GOAL * found['total']:
+        misses = [r['query'] for r in found['results'] if not r['first']]
+        warnings.append('search: %d of %d learner queries find their section first, under the goal of %.0f%%; the '
+                        'misses: %s' % (found['found'], found['total'], 100 * SEARCH_SHARE_GOAL, ', '.join(misses)))
+    return found['found'], found['total']
 
 
 def check_search(browser, root, errors, dark=True):
@@ -1099,6 +1221,48 @@ def check_print(root, chapters, errors):
             errors.append('print.html: lacks %s' % name)
 
 
+MATH_ELEMENT = re.compile(r'<math\b[^>]*>.*?</math>', re.S)
+# A formula whose glyphs reach outside its own box: a T's crossbar rises above the box of T_M.
+MATHS_SAMPLE = ('<math display="inline" xmlns="http://www.w3.org/1998/Math/MathML"><semantics><mrow><msub><mi>T</mi>'
+                '<mi>M</mi></msub><mo>×</mo><msub><mi>T</mi><mi>N</mi></msub></mrow></semantics></math>')
+MATHS_PER_PAGE = 40     # formulas taken from each chapter page, beside the sample
+MATHS_SHOT = (1200, 6000)   # the window of its screenshots: every formula on it
+
+
+def check_maths_clipping(browser, root, pages, errors):
+    """No formula clipped by its own frame: a page of the sample and of the first MATHS_PER_PAGE
+    formulas of each page, set in the book's stylesheet, screenshotted as it is and again with every
+    formula's overflow visible; the two must be the same picture (book/style.css: a frame that
+    scrolls sideways must leave the glyphs' tops and bottoms room). Returns the formulas compared."""
+    formulas = [MATHS_SAMPLE, MATHS_SAMPLE.replace('inline', 'block')]
+    for name in pages:
+        try:
+            with open(os.path.join(root, name), encoding='utf-8') as f:
+                formulas += MATH_ELEMENT.findall(f.read())[:MATHS_PER_PAGE]
+        except OSError:
+            pass
+    css = urllib.parse.urljoin('file:', urllib.request.pathname2url(os.path.abspath(os.path.join(root, 'style.css'))))
+    inline = [m for m in formulas if 'display="block"' not in m[:80]]
+    body = '<p>%s</p>\n%s' % (' · '.join(inline), ''.join(m for m in formulas if m not in inline))
+    shots = {}
+    with tempfile.TemporaryDirectory() as work:
+        for kind, extra in (('framed', ''), ('free', '<style>math, math * { overflow: visible !important; }</style>')):
+            page, png = os.path.join(work, kind + '.html'), os.path.join(work, kind + '.png')
+            with open(page, 'w', encoding='utf-8') as f:
+                f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"><link rel="stylesheet" href="%s">%s'
+                        '</head><body><main>%s</main></body></html>\n' % (html.escape(css), extra, body))
+            screenshot(browser, page, png, False, MATHS_SHOT)
+            if not os.path.exists(png):
+                errors.append('the clipped-maths check could not run: Chromium wrote no screenshot')
+                return 0
+            shots[kind] = colours(png)[2]
+    if shots['framed'].shape != shots['free'].shape or (shots['framed'] != shots['free']).any():
+        errors.append('a formula is clipped by its own frame (book/style.css, math): set in the book\'s stylesheet, '
+                      'the sample T_M x T_N and the first %d formulas of each page look different once their '
+                      'overflow is visible' % MATHS_PER_PAGE)
+    return len(formulas)
+
+
 def check_screenshots(browser, root, page_name, errors):
     shots = {}
     with tempfile.TemporaryDirectory() as work:
@@ -1142,8 +1306,16 @@ def main(argv):
             check_headings(name, page, errors)
         if name in chapters:
             check_figures(root, name, errors)
+        if name in chapters:
+            check_box_folds(root, name, errors)
         if name in chapters and 'hwbox' not in page.classes:
             errors.append('%s: no dated hardware box (class hwbox)' % name)
+    xrefs = [m.group(1) for name in pages if name != 'print.html'
+             for m in XREF.finditer(open(os.path.join(root, name), encoding='utf-8').read())]
+    if xrefs:
+        print('check-rendered: %d mentions of a chapter link to it, %d of them to a section (a possessive whose '
+              'words name one: section-links.txt, or a heading of that chapter)'
+              % (len(xrefs), sum(1 for x in xrefs if '#' in x)))
     if os.path.exists(os.path.join(root, 'index.html')):
         linked = {urllib.parse.urlsplit(t).path for _, _, t in parse(os.path.join(root, 'index.html')).links}
         errors += ['index.html: no link to %s' % c for c in chapters if c not in linked]
@@ -1157,8 +1329,10 @@ def main(argv):
     if not args.no_browser and present:
         browser = find_browser()
         check_screenshots(browser, root, present[0], errors)
+        print('check-rendered: %d formula(s) set in the book\'s stylesheet and compared with their overflow visible'
+              % check_maths_clipping(browser, root, present, errors))
         for screen in (PHONE, SMALL_PHONE):
-            widths = check_phone(browser, root, pages, chapters, errors, screen)
+            widths = check_phone(browser, root, pages, chapters, errors, screen, warnings)
             if widths and screen == PHONE:
                 smallest = check_figure_text(root, {n: m for n, m in widths.items() if n != 'print.html'}, errors)
                 if smallest:
@@ -1167,6 +1341,10 @@ def main(argv):
             if widths:
                 widest = max(widths, key=lambda n: widths[n].get('width', 0))
                 fields = [w['search']['width'] for w in widths.values() if w.get('search')]
+                offsets = ['%s %s px' % (n, widths[n]['section']) for n in chapters if (widths.get(n) or {}).get('section')]
+                if offsets and screen == PHONE:
+                    print('check-rendered: on a %d x %d px phone screen each chapter\'s first section starts: %s'
+                          % (screen + ('; '.join(offsets),)))
                 print('check-rendered: on a %d px phone screen the widest page is %s, %s px; the focused search '
                       'field at least %s px wide' % (screen[0], widest, widths[widest].get('width', '?'),
                                                      min(fields) if fields else '?'))
@@ -1184,6 +1362,10 @@ def main(argv):
                       'task %d ms (best of %d loads: %s ms; real time, Chromium\'s CPU throttle off, not the 4x '
                       'phone stand-in), answered after %d ms' % (LOAD_QUERY, LOAD_PAGE, load[0], LOAD_TRIES,
                                                                  ', '.join(map(str, load[2])), load[1]))
+            share = search_share(root, warnings)
+            if share:
+                print('check-rendered: search: %d of %d learner queries (tests/render/search-queries.tsv) find their '
+                      'section first, %.0f%%' % (share[0], share[1], 100.0 * share[0] / share[1]))
             searched = check_search(browser, root, errors)
             review = [r for (what, _), r in searched if what == REVIEW]
             print('check-rendered: search arrivals of the web review\'s queries (%d of its %d held by this index): '

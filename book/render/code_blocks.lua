@@ -32,6 +32,7 @@
 --                       may be empty (no mention becomes a link)
 --   BOOK_CHAPTER_ID     the chapter's id (3.2), for its figures' numbers (may be empty)
 --   BOOK_SECTION_LINKS  book/section-links.txt: "chapter<TAB>phrase<TAB>anchor" lines (may be absent)
+--   BOOK_SECTIONS       every chapter's section headings: "chapter<TAB>anchor<TAB>heading" lines
 
 local is_html = FORMAT:match('html') ~= nil
 
@@ -113,6 +114,69 @@ do
     end
     file:close()
   end
+end
+
+-- Every chapter's section headings (BOOK_SECTIONS: "chapter<TAB>anchor<TAB>heading" lines, from
+-- book/render/pages.py): a possessive mention that section-links.txt does not list ("chapter
+-- 4.3's traffic argument") links to the one section of that chapter whose heading shares the most
+-- telling words with the phrase after it ("What the traffic measured"); none, or a tie: the page.
+local chapter_sections = {}    -- chapter id -> { { anchor, words } }
+local GENERIC = {}
+for w in ([[chapter chapters lesson lessons appendix kernel kernels rung rungs model models measured
+  measure numbers number result results test tests time times same first second third last one two three
+  each every its from with this that which what when where there their than then also into over under
+  before after about code book here does only both
+  stream harness attention]]):gmatch('%S+') do GENERIC[w] = true end
+-- (stream, harness, attention: what a whole chapter is about, never one section's subject)
+
+local function telling(word)
+  word = word:lower():gsub('[’\'].*$', ''):gsub('[^%w_.]', '')
+  word = word:gsub('%.$', '')
+  if #word > 4 and word:sub(-1) == 's' and word:sub(-2) ~= 'ss' then word = word:sub(1, -2) end
+  if #word < 4 or GENERIC[word] then return nil end
+  return word
+end
+
+do
+  for line in (os.getenv('BOOK_SECTIONS') or ''):gmatch('[^\n]+') do
+    local id, anchor, heading = line:match('^([^\t]+)\t([^\t]+)\t(.*)$')
+    if id then
+      local words = {}
+      for w in heading:gmatch('%S+') do
+        local t = telling(w)
+        if t then words[t] = true end
+      end
+      chapter_sections[id] = chapter_sections[id] or {}
+      table.insert(chapter_sections[id], { anchor = anchor, words = words })
+    end
+  end
+end
+
+-- The anchor of the section of chapter id whose heading best matches the (up to five) words after
+-- inlines[k], or nil where no heading shares a telling word or two share as many.
+local function heading_anchor(id, inlines, k)
+  local sections = chapter_sections[id]
+  if sections == nil then return nil end
+  local words = {}
+  while #words < 5 do
+    local gap, el = inlines[k], inlines[k + 1]
+    if gap == nil or (gap.t ~= 'Space' and gap.t ~= 'SoftBreak') or el == nil then break end
+    local text = el.t == 'Str' and el.text or el.t == 'Code' and el.text or nil
+    if text == nil then break end
+    local t = telling(text)
+    if t then table.insert(words, t) end
+    if el.t == 'Str' and text:match('[,;:.!?)]$') then break end       -- the phrase ends at punctuation
+    k = k + 2
+  end
+  local best, best_score, tie = nil, 0, false
+  for _, section in ipairs(sections) do
+    local score = 0
+    for _, w in ipairs(words) do if section.words[w] then score = score + 1 end end
+    if score > best_score then best, best_score, tie = section.anchor, score, false
+    elseif score > 0 and score == best_score then tie = true end
+  end
+  if tie then return nil end
+  return best
 end
 
 -- The kind of apparatus a file is, from its name (nil: the code the chapter is about).
@@ -257,7 +321,8 @@ function Inlines(inlines)
       id, rest = split_id(target.text)
     end
     if id then
-      local anchor = (rest == '’s' or rest == "'s") and section_anchor(id, inlines, i + 3) or nil
+      local possessive = rest == '’s' or rest == "'s"
+      local anchor = possessive and (section_anchor(id, inlines, i + 3) or heading_anchor(id, inlines, i + 3)) or nil
       out:insert(xref(id, { el, pandoc.Space(), pandoc.Str(id) }, anchor))
       if rest ~= '' then out:insert(pandoc.Str(rest)) end
       i = i + 3
@@ -298,8 +363,15 @@ function Para(para)
   image.caption = caption
   -- With no alt of its own, Pandoc copies the caption into alt and hides the caption from screen
   -- readers (aria-hidden), links and all, which then take the keyboard's focus unannounced (axe's
-  -- aria-hidden-focus). The number as alt keeps the caption read once, and its links reachable.
-  if not image.attributes.alt then image.attributes.alt = number end
+  -- aria-hidden-focus). So the alt is written here: what the figure shows, the caption's first
+  -- sentence ("Time against grid size for blocks of fixed work, one panel for ...", cut at 200
+  -- characters), after the number; the caption stays read, and its links reachable.
+  if not image.attributes.alt then
+    local shows = pandoc.utils.stringify(image.caption):gsub('^' .. number:gsub('%.', '%%.') .. '%s*', '')
+    shows = shows:match('^(.-)%.%s') or shows:gsub('%.$', '')
+    if #shows > 200 then shows = shows:sub(1, 200):gsub('%s+%S*$', '') .. ' …' end
+    image.attributes.alt = shows ~= '' and (number .. ' ' .. shows) or number
+  end
   return para
 end
 
@@ -320,6 +392,66 @@ function Table(table)
       { 'aria-label', 'Table (scrolls sideways where it is wider than the text)' } }))
 end
 
+-- The dated box keeps its symbols open and folds its results: every table of the box after the
+-- symbols' (its first header cell "symbol") goes into a closed <details> whose summary counts its
+-- rows and names its columns; on a phone a long symbol table shows its first rows and a button for
+-- the rest. So a phone reader reaches the chapter's first section sooner (web review #2: it began
+-- four to nine screens down). HTML only: the EPUB shows every table whole.
+local function table_of(block)
+  if block.t == 'Table' then return block end
+  if block.t == 'Div' and block.classes:includes('table-scroll') and block.content[1]
+      and block.content[1].t == 'Table' then
+    return block.content[1]
+  end
+  return nil
+end
+
+local function header_cells(tbl)
+  local row = tbl.head and tbl.head.rows and tbl.head.rows[1]
+  local out = {}
+  for _, cell in ipairs(row and row.cells or {}) do table.insert(out, pandoc.utils.stringify(cell.contents)) end
+  return out
+end
+
+local SYMBOLS_SHOWN = 4        -- the box's symbols a phone shows before "Show all"
+
+function Div(div)
+  if not is_html or not div.classes:includes('hwbox') then return nil end
+  local blocks = pandoc.List()
+  for _, block in ipairs(div.content) do
+    local tbl = table_of(block)
+    local heads = tbl and header_cells(tbl) or {}
+    local rows = 0             -- a result's rows: beside the reference GPU, a row each, the name once
+    for _, body in ipairs(tbl and tbl.bodies or {}) do
+      for _, row in ipairs(body.body) do
+        local first = row.cells and row.cells[1]
+        if first == nil or pandoc.utils.stringify(first.contents) ~= '' then rows = rows + 1 end
+      end
+    end
+    if tbl and heads[1] == 'symbol' and block.t == 'Div' and rows > SYMBOLS_SHOWN + 1 then
+      -- on a phone the first SYMBOLS_SHOWN symbols show, the rest under a button (book/style.css,
+      -- book/book.js; without scripts every symbol shows)
+      block.classes:extend({ 'box-symbols', 'many' })
+      blocks:insert(block)
+      blocks:insert(pandoc.RawBlock('html', string.format('<button type="button" class="symbols-more" '
+        .. 'aria-expanded="false">Show all %d symbols</button>', rows)))
+    elseif tbl and heads[1] ~= 'symbol' then
+      local columns = {}
+      for k = 2, #heads do if heads[k] ~= 'measured on' then table.insert(columns, heads[k]) end end
+      local summary = string.format('All %d result%s measured%s', rows, rows == 1 and '' or 's',
+        #columns > 0 and (': ' .. table.concat(columns, ', ')) or '')
+      blocks:insert(pandoc.RawBlock('html', '<details class="box-results"><summary>' .. escape_html(summary)
+        .. '</summary>'))
+      blocks:insert(block)
+      blocks:insert(pandoc.RawBlock('html', '</details>'))
+    else
+      blocks:insert(block)
+    end
+  end
+  div.content = blocks
+  return div
+end
+
 -- The template prints the chapter's title; drop the chapter's own copy of it if it opens the text.
 -- Pandoc's smart typography curls the heading's apostrophes and quotes (Hopper's becomes
 -- Hopper’s) but not the metadata's title, so both are compared with straight ones.
@@ -337,5 +469,6 @@ function Pandoc(doc)
 end
 
 return { { CodeBlock = CodeBlock, Table = Table, Inlines = Inlines, Para = Para, Pandoc = Pandoc },
+         { Div = Div },
          { Link = function(link) link.content = unlink(pandoc.Plain(link.content)).content; return link end,
            Header = unlink } }

@@ -121,6 +121,11 @@ def headlines(record):
     return rows
 
 
+def key_html(key):
+    """A record's key, escaped, that may break after its / and its @ (and nowhere else where it fits)."""
+    return html.escape(key).replace('/', '/<wbr>').replace('@', '@<wbr>')
+
+
 def results_table(chapters, records_dir, page_name):
     rows = []
     for chapter in chapters:
@@ -131,10 +136,13 @@ def results_table(chapters, records_dir, page_name):
             record = json.load(f)
         for ladder, rung, peer in headlines(record):
             r, p = record['results'][rung]['time']['median'], record['results'][peer]['time']['median']
-            rows.append('<tr><td><a href="%s">%s</a></td><td class="num">%.2f×</td><td><code>%s</code></td>'
-                        '<td class="num">%s</td><td><code>%s</code></td><td class="num">%s</td><td class="num">%s</td></tr>'
-                        % (page_name(chapter), html.escape(chapter['id']), p / r, html.escape(rung), seconds(r),
-                           html.escape(peer), seconds(p), date_in_words(record.get('date', '')) or ''))
+            # each cell names its column (data-label): a phone shows each row as a card (book/style.css)
+            rows.append('<tr><td data-label="chapter"><a href="%s">%s</a></td><td class="num" data-label="speed vs peer">'
+                        '%.2f×</td><td data-label="last rung"><code>%s</code></td><td class="num" data-label="its time">'
+                        '%s</td><td data-label="peer"><code>%s</code></td><td class="num" data-label="peer time">%s</td>'
+                        '<td class="num" data-label="measured">%s</td></tr>'
+                        % (page_name(chapter), html.escape(chapter['id']), p / r, key_html(rung), seconds(r),
+                           key_html(peer), seconds(p), date_in_words(record.get('date', '')) or ''))
     if not rows:
         return ''
     # speed vs peer, the point of the table, right after the chapter: it shows however narrow the frame

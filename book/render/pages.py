@@ -118,9 +118,52 @@ def chapter_map(chapters):
     return ''.join('%s\t%s\n' % (c['id'], page_name(c)) for c in chapters)
 
 
+FENCE = re.compile(r'^(```|~~~)')
+SECTION_HEADING = re.compile(r'^(#{2,4})\s+(.*?)\s*$')
+
+
+def heading_id(text):
+    """(the id Pandoc gives a heading, its text): an explicit {#id}, else Pandoc's auto identifier
+    (formatting dropped; letters, digits, _ - . kept; spaces to hyphens; lowercase; nothing before
+    the first letter)."""
+    attrs = re.search(r'\{([^{}]*)\}\s*$', text)
+    if attrs:
+        explicit = re.search(r'#([\w.:-]+)', attrs.group(1))
+        text = text[:attrs.start()]
+        if explicit:
+            return explicit.group(1), text
+    t = re.sub(r'\[([^\]]*)\]\([^)]*\)', r'\1', text)
+    t = re.sub(r'\[([^\]]*)\]\{[^}]*\}', r'\1', t)
+    t = t.replace('`', '').replace('$', '').replace('*', '')
+    t = ''.join(c for c in t if c.isalnum() or c in '_-. \t').lower()
+    t = re.sub(r'^[^a-z]+', '', re.sub(r'\s+', '-', t.strip()))
+    return t or 'section', text
+
+
+def chapter_sections(chapters):
+    """Every chapter's section headings (h2-h4, outside code), one "id<TAB>anchor<TAB>heading" a
+    line, for code_blocks.lua's links to a section another chapter names."""
+    lines = []
+    for chapter in chapters:
+        fence, seen = None, {}
+        for line in book_index.body(chapter['text']).split('\n'):
+            opened = FENCE.match(line)
+            if opened:
+                fence = opened.group(1) if fence is None else (None if line.startswith(fence) else fence)
+                continue
+            heading = None if fence else SECTION_HEADING.match(line)
+            if heading:
+                anchor, text = heading_id(heading.group(2))
+                seen[anchor] = seen.get(anchor, -1) + 1
+                if seen[anchor]:
+                    anchor = '%s-%d' % (anchor, seen[anchor])
+                lines.append('%s\t%s\t%s\n' % (chapter['id'], anchor, ' '.join(text.split())))
+    return ''.join(lines)
+
+
 def chapter_digest(book_title, chapters, i, download, api_map_digest, tools):
     return digest(chapters[i]['text'], sorted(variables(book_title, chapters, i, download).items()),
-                  api_map_digest, tools, chapter_map(chapters))
+                  api_map_digest, tools, chapter_map(chapters), chapter_sections(chapters))
 
 
 # A line of highlighted code (Pandoc: <span id="cb8-18"><a href="#cb8-18" ...></a>...</span>)
@@ -199,6 +242,7 @@ def render_chapter(book_title, chapters, i, download, api_map_file, out_dir, sal
     run_pandoc(args, {'BOOK_API_MAP': api_map_file or '', 'BOOK_DOWNLOAD': download,
                       'BOOK_CHAPTER_TITLE': chapter['title'], 'BOOK_CHAPTERS': chapter_map(chapters),
                       'BOOK_CHAPTER_ID': chapter['id'], 'BOOK_SECTION_LINKS': SECTION_LINKS,
+                      'BOOK_SECTIONS': chapter_sections(chapters),
                       'BOOK_CODE_CACHE': cache_dir, 'BOOK_CODE_SALT': salt or code_salt()},
                named(chapter), book_index.body(chapter['text']))
     with open(target + '.new', encoding='utf-8') as f:

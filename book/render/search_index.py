@@ -1,4 +1,7 @@
-"""The search index's documents: every heading, paragraph and code block of every chapter page,
+"""The search index's documents: every heading, paragraph and code block of every chapter page
+(a code block of the apparatus, folded on the page, is kind a, which book/search-core.js weighs
+far below the prose; neither a claim's verdict, the comparisons folded under it, nor the dated box,
+the same symbols in every chapter and the run's numbers, is indexed),
 with the anchor of the heading above it (a code block: its own anchor). A paragraph's formulas are
 kept as searchable words (x: B_\\text{dram} gives B_dram, \\lambda gives lambda and λ); a code
 block's identifiers likewise, and its whole text (no cut: a call near the end of a long block is
@@ -46,13 +49,16 @@ def code_words(code):
 
 class _Collector(html.parser.HTMLParser):
     """Collects (kind, anchor, heading, text, extra words) from the <main> element of a page:
-    kind h (a heading), p (a paragraph, list item, cell...) or c (a code block)."""
+    kind h (a heading), p (a paragraph, list item, cell...), c (a code block) or a (a code block of
+    the apparatus: a test, a benchmark registration, a launcher)."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.entries, self.in_main, self.skip, self.block = [], 0, 0, None
         self.anchor, self.heading, self.text, self.extra = '', '', [], []
         self.tex, self.code, self.code_anchor = None, None, ''
+        self.details = []       # the <details> open around here: 'verdict', 'apparatus' or ''
+        self.box = 0            # the depth of <div>s inside the dated box (0: outside it)
 
     def handle_starttag(self, tag, attrs):
         if tag == 'main':
@@ -60,6 +66,16 @@ class _Collector(html.parser.HTMLParser):
         if not self.in_main:
             return
         a = dict(attrs)
+        if tag == 'div' and (self.box or 'hwbox' in (a.get('class') or '').split()):
+            self.box += 1       # the dated box: the same symbols in every chapter, and the run's numbers
+            if self.box == 1:
+                self.skip += 1
+        if tag == 'details':
+            classes = (a.get('class') or '').split()
+            self.details.append('verdict' if 'claim-verdict' in classes else
+                                'apparatus' if 'apparatus' in classes else '')
+            if self.details[-1] == 'verdict':
+                self.skip += 1
         if tag == 'annotation' and a.get('encoding') == 'application/x-tex':
             self.tex = []
         if tag == 'div' and a.get('id') and ({'code', 'sourceCode'} & set((a.get('class') or '').split())):
@@ -79,6 +95,13 @@ class _Collector(html.parser.HTMLParser):
             self.in_main -= 1
         if not self.in_main:
             return
+        if tag == 'div' and self.box:
+            self.box -= 1
+            if self.box == 0:
+                self.skip = max(0, self.skip - 1)
+        if tag == 'details' and self.details:
+            if self.details.pop() == 'verdict':
+                self.skip = max(0, self.skip - 1)
         if tag == 'annotation' and self.tex is not None:
             words = tex_words(''.join(self.tex))
             if self.block and words:
@@ -87,7 +110,7 @@ class _Collector(html.parser.HTMLParser):
         if tag == 'pre' and self.code is not None:
             code = ''.join(self.code)
             if code.strip():
-                self.entries.append(('c', self.code_anchor or self.anchor, self.heading,
+                self.entries.append(('a' if 'apparatus' in self.details else 'c', self.code_anchor or self.anchor, self.heading,
                                      code, code_words(code)))
             self.code, self.code_anchor = None, ''
         if tag in SKIP:
