@@ -136,7 +136,7 @@ def readme(chapter):
             'chapter; edit the chapter, not these files.\n\n'
             '    cmake -S . -B build -G Ninja\n'
             '    cmake --build build\n    ctest --test-dir build --output-on-failure\n\n'
-            'It builds for the GPU nvidia-smi lists (for 90, the H200, where there is none); '
+            'It builds for the GPU nvidia-smi lists (for sm_90, the H100 and H200, where there is none); '
             'add -DCMAKE_CUDA_ARCHITECTURES=89 (say) to the first line to choose.\n'
             % (chapter['id'], chapter['title']))
 
