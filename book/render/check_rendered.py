@@ -122,12 +122,18 @@ function measure(frame) {
   var section = doc.querySelector('main h2[id]');
   // the search field, focused (as a tap or "/" does): how wide it opens, and whether it stays on
   // the screen
+  // (the focus event is kept from book.js: its width is the style sheet's :focus, read at once,
+  // and book.js's listener would load and build the 3 MB search index in every frame, most of this
+  // check's CPU time; check_load and check_search open the search as a reader does)
   var input = doc.getElementById('search'), field = null;
   if (input) {
+    var hold = function (e) { e.stopImmediatePropagation(); };
+    win.addEventListener('focus', hold, true);
     input.focus();
     var r = input.getBoundingClientRect();
     field = { width: Math.round(r.width), left: Math.round(r.left), right: Math.round(r.right) };
     input.blur();
+    win.removeEventListener('focus', hold, true);
   }
   // each SVG figure: its file and the width its drawing is shown at (inside the padding)
   var figures = [];
@@ -1164,17 +1170,16 @@ def file_url(path):
     return urllib.parse.urljoin('file:', urllib.request.pathname2url(os.path.abspath(path)))
 
 
-def check_axe(browser, root, pages, errors):
-    """axe-core's color-contrast rule on every page in the light and the dark theme: no failure.
-    Returns {theme: failures}, or None where axe-core is not installed (make deps: npm ci in book/)."""
+def check_axe(browser, root, pages, errors, themes=('light', 'dark')):
+    """axe-core's color-contrast rule on every page in each of themes (main: the light and the dark,
+    side by side): no failure. Returns {theme: failures}, or None where axe-core is not installed
+    (make deps: npm ci in book/; main says so)."""
     axe = axe_path()
     if axe is None:
-        print('check-rendered: axe-core is not installed (make deps runs npm ci in book/): contrast checked on '
-              'style.css\'s palettes only', file=sys.stderr)
         return None
     totals = {}
     listed = json.dumps([[n, file_url(os.path.join(root, n))] for n in pages])
-    for theme in ('light', 'dark'):
+    for theme in themes:
         with tempfile.TemporaryDirectory() as work:
             page = os.path.join(work, 'axe.html')
             with open(page, 'w', encoding='utf-8') as f:
@@ -1281,6 +1286,28 @@ def check_screenshots(browser, root, page_name, errors):
         errors.append('%s: the dark theme looks exactly like the light one' % page_name)
 
 
+def side_by_side(jobs):
+    """Runs each job(errors) in a thread, as many at a time as the machine has cores: ([what each
+    returned], [the errors each found]), in the order of jobs. A job that raises is an error."""
+    results, lists = [None] * len(jobs), [[] for _ in jobs]
+
+    def run(i):
+        try:
+            results[i] = jobs[i](lists[i])
+        except Exception as e:   # noqa: BLE001 (a check that could not run is reported, never lost)
+            lists[i].append('a check in Chromium could not run: %r' % e)
+    workers = max(1, min(len(jobs), os.cpu_count() or 1))
+    pending = list(range(len(jobs)))
+    while pending:
+        batch = [threading.Thread(target=run, args=(i,)) for i in pending[:workers]]
+        pending = pending[workers:]
+        for t in batch:
+            t.start()
+        for t in batch:
+            t.join()
+    return results, lists
+
+
 def main(argv):
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser = argparse.ArgumentParser(prog='book/check-rendered.sh', description=__doc__.split('\n')[0])
@@ -1331,8 +1358,27 @@ def main(argv):
         check_screenshots(browser, root, present[0], errors)
         print('check-rendered: %d formula(s) set in the book\'s stylesheet and compared with their overflow visible'
               % check_maths_clipping(browser, root, present, errors))
-        for screen in (PHONE, SMALL_PHONE):
-            widths = check_phone(browser, root, pages, chapters, errors, screen, warnings)
+        shown = [p for p in pages if p != 'print.html']
+        axe = axe_path()
+        if axe is None:
+            print('check-rendered: axe-core is not installed (make deps runs npm ci in book/): contrast checked on '
+                  'style.css\'s palettes only', file=sys.stderr)
+        searchable = os.path.exists(os.path.join(root, 'search-index.js'))
+        # Each check below is one Chromium holding every page in iframes, mostly one core's work (its
+        # renderer's main thread, all pages being of one origin): they run side by side, as many at a
+        # time as the machine has cores (2 on CI's), each with a list of errors (and the phone checks
+        # of warnings) of its own, reported in the order listed here. check_load runs after them,
+        # alone: it times tasks in real time.
+        phone_warnings = {screen: [] for screen in (PHONE, SMALL_PHONE)}
+        jobs = [lambda e, s=screen: check_phone(browser, root, pages, chapters, e, s, phone_warnings[s])
+                for screen in (PHONE, SMALL_PHONE)]
+        jobs += [lambda e, t=theme: check_axe(browser, root, shown, e, (t,)) for theme in (('light', 'dark') if axe else ())]
+        jobs += [lambda e: check_desktop_code(browser, root, shown, e)]
+        jobs += [lambda e: check_search(browser, root, e)] if searchable else []
+        found, found_errors = side_by_side(jobs)
+        for screen, widths, screen_errors in zip((PHONE, SMALL_PHONE), found, found_errors):
+            errors += screen_errors
+            warnings += phone_warnings[screen]
             if widths and screen == PHONE:
                 smallest = check_figure_text(root, {n: m for n, m in widths.items() if n != 'print.html'}, errors)
                 if smallest:
@@ -1348,14 +1394,20 @@ def main(argv):
                 print('check-rendered: on a %d px phone screen the widest page is %s, %s px; the focused search '
                       'field at least %s px wide' % (screen[0], widest, widths[widest].get('width', '?'),
                                                      min(fields) if fields else '?'))
-        totals = check_axe(browser, root, [p for p in pages if p != 'print.html'], errors)
-        if totals:
-            print('check-rendered: axe-core color-contrast failures: %s' % ', '.join(
-                '%d in the %s theme' % (n, t) for t, n in sorted(totals.items())))
-        blocks = check_desktop_code(browser, root, [p for p in pages if p != 'print.html'], errors)
+        found, found_errors = found[2:], found_errors[2:]
+        if axe:
+            totals = {}
+            for theme_totals, theme_errors in zip(found[:2], found_errors[:2]):
+                totals.update(theme_totals or {})
+                errors += theme_errors
+            if totals:
+                print('check-rendered: axe-core color-contrast failures: %s' % ', '.join(
+                    '%d in the %s theme' % (n, t) for t, n in sorted(totals.items())))
+            found, found_errors = found[2:], found_errors[2:]
+        errors += found_errors[0]
         print('check-rendered: at %d px, %d code block(s) of at most 100 columns checked for sideways scrolling'
-              % (DESKTOP[0], blocks))
-        if os.path.exists(os.path.join(root, 'search-index.js')):
+              % (DESKTOP[0], found[0] or 0))
+        if searchable:
             load = check_load(browser, root, errors)
             if load:
                 print('check-rendered: loading the search (first focus, "%s" typed) on %s: the longest main-thread '
@@ -1366,7 +1418,8 @@ def main(argv):
             if share:
                 print('check-rendered: search: %d of %d learner queries (tests/render/search-queries.tsv) find their '
                       'section first, %.0f%%' % (share[0], share[1], 100.0 * share[0] / share[1]))
-            searched = check_search(browser, root, errors)
+            searched = found[1] or []
+            errors += found_errors[1]
             review = [r for (what, _), r in searched if what == REVIEW]
             print('check-rendered: search arrivals of the web review\'s queries (%d of its %d held by this index): '
                   '%d show the first marked word on the first screen'

@@ -25,17 +25,40 @@ binary=$work/fuzz_weave
 # shellcheck disable=SC2206 (FUZZ_OPT is a list of flags)
 flags=(-std=c++20 ${FUZZ_OPT:--O1 -g} -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
        -I"$weaver" -I"$tools" -DWEAVE_FIXTURES="\"$here/fixtures\"")
+# The weaver's sources are compiled in the batches of weave_lib's unity build: its list in
+# tangle/weaver/CMakeLists.txt, 8 at a time (CMake's batch size), each batch one object (issue 31):
+# nlohmann's templates are instantiated and instrumented once per batch, not once per file, which
+# cut the harness's compile by about half. The batches are the ones the tools' own build compiles,
+# so a name that two sources of one batch both define fails that build first.
+mkdir -p "$work/unity"
+mapfile -t listed < <(sed -n '/^add_library(weave_lib STATIC/,/)/p' "$weaver/CMakeLists.txt" | grep -o '[a-z_0-9]*\.cpp')
+for source in "$weaver"/*.cpp; do
+  name=$(basename "$source")
+  [[ $name == main.cpp || " ${listed[*]} " == *" $name "* ]] ||
+    { echo "run-fuzz: $name is not in weave_lib's list (tangle/weaver/CMakeLists.txt)" >&2; exit 2; }
+done
 sources=("$here/fuzz_weave.cpp" "$tools/front_matter/front_matter.cpp")
-for source in "$weaver"/*.cpp; do [[ $(basename "$source") == main.cpp ]] || sources+=("$source"); done
-# Each object is rebuilt only when its source, or any header, is newer than it; those that are, are
-# compiled FUZZ_JOBS at a time, each written under a temporary name, renamed when whole and dated
-# when its compile began (a header changed during the compile is newer, and rebuilds it next time).
+declare -A members=()
+for (( i = 0; i < ${#listed[@]}; i += 8 )); do
+  unity=$work/unity/weaver_$(( i / 8 )).cpp
+  members[$unity]=$(printf "$weaver/%s\n" "${listed[@]:i:8}")
+  # rewritten only when its list changed, so that its date says when that was
+  printf '#include "%s"\n' ${members[$unity]} >"$unity.new"
+  if cmp -s "$unity.new" "$unity"; then rm "$unity.new"; else mv "$unity.new" "$unity"; fi
+  sources+=("$unity")
+done
+# Each object is rebuilt only when its source (a batch: or one of its members), or any header, is
+# newer than it; those that are, are compiled FUZZ_JOBS at a time, each written under a temporary
+# name, renamed when whole and dated when its compile began (a header changed during the compile is
+# newer, and rebuilds it next time).
 objects=()
 stale=()
 newest_header=$(ls -t "$weaver"/*.h "$tools"/front_matter/*.h | head -1)
 for source in "${sources[@]}"; do
   object=$work/objects/$(basename "$(dirname "$source")")_$(basename "${source%.cpp}").o
-  if [[ ! -f $object || $source -nt $object || $newest_header -nt $object ]]; then
+  # shellcheck disable=SC2086 (a batch's members: one path a line, none with a space)
+  if [[ ! -f $object || $source -nt $object || $newest_header -nt $object ||
+        -n $(find ${members[$source]:-} "$source" -newer "$object" | head -1) ]]; then
     stale+=("$source" "$object")
   fi
   objects+=("$object")
