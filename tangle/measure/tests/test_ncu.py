@@ -357,7 +357,9 @@ class ProfileChapter(unittest.TestCase):
             self.assertIsNone(ncu.profile_chapter(REPO, Path('x'), ['reduce/v1@8'], self.results, 'c.md:6'))
         printed.assert_called_once_with('measure: no ncu found: timings only', flush=True)
 
-    def profile(self, keys, output, runs):
+    def profile(self, keys, output, runs, refuse_nvtx=False):
+        """ncu.profile_chapter with a fake ncu printing `output` (refusing --nvtx when told to); the
+        fake print is kept as self.printed."""
         results = {key: {'time': {'median': 1.0, 'unit': 's'}} for key in keys}
         with tempfile.TemporaryDirectory() as folder:
             root = Path(folder)
@@ -365,13 +367,15 @@ class ProfileChapter(unittest.TestCase):
             (root / ncu.METRICS_FILE).write_text((FIXTURES / 'metrics.txt').read_text())
 
             def run(command, what, timeout, stderr_lines=None):
+                if refuse_nvtx and '--nvtx' in command:
+                    raise ncu.NcuError('x.md:6: ncu exited with status 1: ==ERROR== bad regex')
                 out = next(a for a in command if a.startswith('--benchmark_out='))
                 Path(out.split('=', 1)[1]).write_text(json.dumps(runs))
                 return output
             with mock.patch.object(ncu, 'find_ncu', return_value='ncu'), \
                     mock.patch.object(ncu, 'run_profiled', side_effect=run) as called, \
                     mock.patch.object(ncu, 'ncu_version', return_value='2025.3.1.0'), \
-                    mock.patch('builtins.print'):
+                    mock.patch('builtins.print') as self.printed:
                 profiler = ncu.profile_chapter(root, Path('b/reduce_bench'), keys, results, 'c.md:6')
         return profiler, results, called
 
@@ -402,27 +406,9 @@ class ProfileChapter(unittest.TestCase):
     def test_a_failing_run_by_range_is_profiled_again_with_the_marker(self):
         runs = {'benchmarks': [{'run_name': 'reduce/v2/8/manual_time'}, {'run_name': 'reduce/v1/8/manual_time'}]}
         output = with_markers([['smem_conflict'], ['copy4', 'fma_loop']])
-        calls = []
-
-        def run(command, what, timeout, stderr_lines=None):
-            calls.append(command)
-            if '--nvtx' in command:
-                raise ncu.NcuError('x.md:6: ncu exited with status 1: ==ERROR== bad regex')
-            out = next(a for a in command if a.startswith('--benchmark_out='))
-            Path(out.split('=', 1)[1]).write_text(json.dumps(runs))
-            return output
-        results = {key: {'time': {'median': 1.0, 'unit': 's'}} for key in ['reduce/v1@8', 'reduce/v2@8']}
-        with tempfile.TemporaryDirectory() as folder:
-            root = Path(folder)
-            (root / 'book').mkdir()
-            (root / ncu.METRICS_FILE).write_text((FIXTURES / 'metrics.txt').read_text())
-            with mock.patch.object(ncu, 'find_ncu', return_value='ncu'), \
-                    mock.patch.object(ncu, 'run_profiled', side_effect=run), \
-                    mock.patch.object(ncu, 'ncu_version', return_value='2025.3.1.0'), \
-                    mock.patch('builtins.print') as printed:
-                ncu.profile_chapter(root, Path('b/reduce_bench'), list(results), results, 'c.md:6')
-        self.assertEqual(len(calls), 2)
-        self.assertIn('bad regex', ' '.join(str(c) for c in printed.call_args_list))
+        _, results, run = self.profile(['reduce/v1@8', 'reduce/v2@8'], output, runs, refuse_nvtx=True)
+        self.assertEqual(run.call_count, 2)
+        self.assertIn('bad regex', ' '.join(str(c) for c in self.printed.call_args_list))
         self.assertEqual(results['reduce/v1@8']['profiled_kernels']['median'], 2)
 
     def test_one_process_by_range_without_the_marker(self):
