@@ -73,11 +73,11 @@ def opening(chapter):
 
 def banner(chapters, page_name):
     """The front page's note under the machine line (HTML), or ''."""
-    lessons = [c for c in chapters if c.get('claims') is not None]
+    lessons = [c for c in chapters if c.get('claims') is not None]   # the weaver counted their claims
     if not lessons:
         return ''
     book = lessons[0].get('book') or {}
-    if not _told(book, lessons):
+    if not _told(book, chapters):
         return ''
     total = sum(c['claims'].get('total', 0) for c in lessons)
     hold = sum(c['claims'].get('hold', 0) for c in lessons)
@@ -88,7 +88,7 @@ def banner(chapters, page_name):
     if unchecked:
         text += ', and %s checked: %s' % (_counted(len(unchecked), 'cannot be', 'cannot be'), _why(unchecked))
     text += '.'
-    stale = [c for c in lessons if c['stale']]
+    stale = [c for c in chapters if c['stale']]
     if stale:
         text += ' The records of %s are stale, measured with code that has changed since: %s.' % (
             _counted(len(stale), 'chapter', 'chapters'),

@@ -130,7 +130,7 @@ std::string told_section(const std::vector<WovenChapter>& chapters, const Measur
   out += "### Chapters whose records are stale on " + gpu + " {#records-stale}\n\n" +
          (stale.empty() ? "None: every chapter's record was measured with its current code.\n"
                         : stale);
-  return out;
+  return out + "\n";  // the page's next section starts a block of its own
 }
 
 }  // namespace weave
