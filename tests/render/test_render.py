@@ -528,6 +528,10 @@ class CheckTest(Workspace):
         self.damage('3.1-reduction.html', 'href="downloads/3.1-reduce.tar.gz"', 'href="downloads/gone.tar.gz"')
         self.assertCheckFails('no such file downloads/gone.tar.gz')
 
+    def test_a_broken_claim_the_chapters_opening_leaves_out_is_caught(self):
+        self.damage('3.1-reduction.html', '<a href="#claim-62">line 62</a>', 'line 62')
+        self.assertCheckFails('the line under the title does not link to the claim(s) #claim-62')
+
     def test_network_script(self):
         self.damage('A-bench.html', '<script src="book.js"', '<script src="https://cdn.example/x.js"')
         self.assertCheckFails('loads from the network')
