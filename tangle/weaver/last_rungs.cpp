@@ -123,9 +123,22 @@ std::vector<std::string> last_rungs_and_peers(const Record& record) {
       auto [it, fresh] = largest.emplace(key.substr(0, at), std::make_pair(size, key));
       if (!fresh && size > it->second.first) it->second = {size, key};
     }
-  for (const auto& [name, sized] : largest)
-    if (std::find(keys.begin(), keys.end(), sized.second) == keys.end())
-      keys.push_back(sized.second);
+  for (const auto& [name, sized] : largest) {
+    const std::string& peer_key = sized.second;
+    if (std::find(keys.begin(), keys.end(), peer_key) != keys.end()) continue;
+    // a chapter without a ladder (1.1, 2.1): its results on the peer's problem, beside it
+    if (ladders.empty()) {
+      const std::string args = peer_key.substr(peer_key.find('@', peer_key.find('/')));
+      const std::string src = peer_key.substr(0, peer_key.find('/') + 1);
+      for (const auto& [key, quantities] : record.results)
+        if (key.starts_with(src) && key.ends_with(args) && quantities.count("time") &&
+            key.compare(src.size(), 5, "peer_") != 0 &&
+            key.find('@', src.size()) == key.size() - args.size() &&
+            std::find(keys.begin(), keys.end(), key) == keys.end())
+          keys.push_back(key);
+    }
+    keys.push_back(peer_key);
+  }
   return keys;
 }
 

@@ -4,7 +4,8 @@
 // <src>/peer_<what>@<args>; the last rung is the highest N, at the largest size (the product of the
 // arguments, a 0 read as 1) where a peer was timed for the same arguments, of two rungs of one size
 // the one with fewer arguments equal to 1 (the unmasked attention, not the causal one); a ladder
-// with no such peer shows its last rung at its largest size, alone.
+// with no such peer shows its last rung at its largest size, alone. A record with no ladder (1.1,
+// 2.1) shows beside each peer its other results timed on the peer's problem (the same arguments).
 #pragma once
 #include <string>
 #include <vector>

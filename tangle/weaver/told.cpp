@@ -116,18 +116,20 @@ std::string told_section(const std::vector<WovenChapter>& chapters, const Measur
                " checked on those numbers.\n";
     }
   }
-  std::string out = "\n## Where the book does not hold on " + gpu + " {#does-not-hold}\n\n";
+  std::string out =
+      "\n## Broken claims: where the book does not hold on " + gpu + " {#does-not-hold}\n\n";
   out += "Of the book's " + counted_noun(total, "claim", "claims") + ", " + std::to_string(hold) +
          " hold on " + gpu +
          ". A claim that does not hold (the weaver marks it broken) is a "
          "sentence whose comparison these records contradict; one that cannot be checked rests "
          "on a value never measured, or not run, on this GPU. A stale chapter's claims were "
          "checked on numbers measured with older code.\n\n";
-  out += "### Claims that do not hold on " + gpu + " {#claims-broken}\n\n" +
+  out += "### Broken: the claims that do not hold on " + gpu + " {#claims-broken}\n\n" +
          (broken.empty() ? "None: every claim checked here holds.\n" : broken) + "\n";
   if (!open.empty())
-    out += "### Claims that cannot be checked on " + gpu + " {#claims-unchecked}\n\n" + open + "\n";
-  out += "### Chapters whose records are stale on " + gpu + " {#records-stale}\n\n" +
+    out += "### Unchecked: the claims that cannot be checked on " + gpu +
+           " {#claims-unchecked}\n\n" + open + "\n";
+  out += "### Stale: the chapters whose records are stale on " + gpu + " {#records-stale}\n\n" +
          (stale.empty() ? "None: every chapter's record was measured with its current code.\n"
                         : stale);
   return out + "\n";  // the page's next section starts a block of its own

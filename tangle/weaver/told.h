@@ -17,8 +17,8 @@ namespace weave {
 // on this GPU; counted apart from the claims that do not hold.
 nlohmann::json chapter_tally(const ChapterOutput& out);
 
-// The GPUs page's section "Where the book does not hold on <gpu>" (anchor #does-not-hold): the
-// claims that do not hold, each with its chapter, line, words and the values that broke it; the
+// The GPUs page's section "Broken claims: where the book does not hold on <gpu>" (#does-not-hold):
+// the claims that do not hold, each with its chapter, line, words and the values that broke it; the
 // claims that cannot be checked and why; the chapters whose records are stale.
 std::string told_section(const std::vector<WovenChapter>& chapters, const MeasurementStore& store);
 

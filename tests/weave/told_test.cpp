@@ -71,18 +71,18 @@ TEST(Told, TheGpusPageListsWhatDoesNotHoldWithItsWordsAndValues) {
   ASSERT_EQ(book.weave_with(woven_for("othergpu")).status, 0);
   const std::string page = book.outputs()["gpus.md"];
   for (const char* part :
-       {"## Where the book does not hold on Other GPU {#does-not-hold}",
+       {"## Broken claims: where the book does not hold on Other GPU {#does-not-hold}",
         "Of the book's 3 claims, 0 hold on Other GPU.", "(the weaver marks it broken)",
-        "### Claims that do not hold on Other GPU {#claims-broken}",
+        "### Broken: the claims that do not hold on Other GPU {#claims-broken}",
         "- **[1, line 24](1-alpha.html#claim-24)**: The fast one more than halves the time.\\\n"
         "  *Broken by* `alpha/v2_fast@1048576 : time` = 600 µs, not < `0.5 * "
         "alpha/v1_naive@1048576 : time` = 500 µs. It holds on the reference GPU.",
         "- **[1, line 28](1-alpha.html#claim-28)**: The fast one is ten times faster (it is "
         "not).",
         "It does not hold on the reference GPU either.",
-        "### Claims that cannot be checked on Other GPU {#claims-unchecked}",
+        "### Unchecked: the claims that cannot be checked on Other GPU {#claims-unchecked}",
         "- **[2, line 14](2-beta.html#claim-14)**:", "*Never measured on this GPU:*",
-        "### Chapters whose records are stale on Other GPU {#records-stale}",
+        "### Stale: the chapters whose records are stale on Other GPU {#records-stale}",
         "- [1 Alpha](1-alpha.html): measured on 2026-11-29 with code that has changed since; "
         "its 2 claims were checked on those numbers."})
     EXPECT_TRUE(contains(page, part)) << part << "\n" << page;
@@ -148,6 +148,16 @@ TEST(Told, TheLastRungIsTheHighestAtTheLargestSizeWithAPeer) {
                 "launch/v5_fused@50x8", "reduce/v7_last@268435456", "reduce/peer_cub@268435456",
                 // other peers, each at its largest size
                 "launch/peer_empty@50"}));
+  // no ladder: beside each peer, the results timed on its problem
+  Record plain = with_results({{"copy/unit_stride@64", 1},
+                               {"copy/unit_stride@128", 1},
+                               {"copy/float4@128", 1},
+                               {"copy/stride@128x2", 1},
+                               {"copy/peer_memcpy@64", 1},
+                               {"copy/peer_memcpy@128", 1}});
+  EXPECT_EQ(last_rungs_and_peers(plain),
+            (std::vector<std::string>{"copy/float4@128", "copy/unit_stride@128",
+                                      "copy/peer_memcpy@128"}));
   // keys of no rung's shape are no rungs, whatever their length
   Record odd = with_results({{"/v1_x@1", 1},
                              {"a/v99999999999_x@1", 1},
