@@ -61,7 +61,8 @@ def opening(chapter):
     broken, unchecked = claims.get('broken') or [], claims.get('unchecked') or []
     parts = [_on(book, why=False) + ', ' + _holding(claims.get('hold', 0), total, 'this chapter')]
     if broken:
-        parts.append('%s not hold: %s' % (_counted(len(broken), 'does', 'do'), _links(broken)))
+        parts.append('<strong class="told-broken">%s not hold</strong>: %s'
+                     % (_counted(len(broken), 'does', 'do'), _links(broken)))
     if unchecked:
         parts.append('%s checked, %s: %s' % (_counted(len(unchecked), 'cannot be', 'cannot be'),
                                              _why(unchecked), _links(unchecked)))
@@ -84,7 +85,8 @@ def banner(chapters, page_name):
     broken = sum(len(c['claims'].get('broken') or []) for c in lessons)
     unchecked = [u for c in lessons for u in c['claims'].get('unchecked') or []]
     text = _on(book) + ', <strong>' + _holding(hold, total, "the book") + '</strong>'
-    text += '; ' + ('none is broken' if not broken else '%s not hold' % _counted(broken, 'does', 'do'))
+    text += '; ' + ('none is broken' if not broken else
+                    '<strong class="told-broken">%s not hold</strong>' % _counted(broken, 'does', 'do'))
     if unchecked:
         text += ', and %s checked: %s' % (_counted(len(unchecked), 'cannot be', 'cannot be'), _why(unchecked))
     text += '.'

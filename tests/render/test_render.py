@@ -418,14 +418,14 @@ class ReaderTest(Workspace):
     def test_the_woven_gpu_is_told_at_the_front_and_under_the_title(self):
         # the fixture is woven for the H200 beside the reference H100, one of 3.1's two claims broken
         front = self.read('index.html')
-        self.assertIn("<strong>1 of the book's 2 claims hold</strong>; 1 does not hold", front)
+        self.assertIn("<strong>1 of the book's 2 claims hold</strong>; <strong class=\"told-broken\">1 does not hold</strong>", front)
         self.assertIn('The records of 1 chapter are stale, measured with code that has changed since: '
                       '<a href="A-bench.html">A</a>', front)
         self.assertIn('<span class="told-mark">1 of 2 claims does not hold</span>', front)
         page = self.read('3.1-reduction.html')
         told = re.search(r'<p class="told" role="note">(.*?)</p>', page).group(1)
         self.assertIn("On the NVIDIA H200 (the reference GPU is the NVIDIA H100 80GB HBM3), 1 of this chapter's "
-                      "2 claims hold; 1 does not hold: <a href=\"#claim-62\">line 62</a>", told)
+                      "2 claims hold; <strong class=\"told-broken\">1 does not hold</strong>: <a href=\"#claim-62\">line 62</a>", told)
         self.assertLess(page.index('class="told"'), page.index('<h2'), 'told under the title, before any section')
         self.assertIn('id="claim-62" class="claim-broken"', page)
         self.assertNotIn('class="told"', self.read('A-bench.html'), 'A has no claims: nothing to count')

@@ -40,7 +40,7 @@ class OpeningTest(unittest.TestCase):
     def test_broken_and_unchecked_are_counted_apart_and_linked(self):
         text = told.opening(chapter('3.3', 13, broken=[120, 340], unchecked=[2760]))
         self.assertIn("10 of this chapter's 13 claims hold", text)
-        self.assertIn('2 do not hold: <a href="#claim-120">line 120</a>, <a href="#claim-340">line 340</a>', text)
+        self.assertIn('<strong class="told-broken">2 do not hold</strong>: <a href="#claim-120">line 120</a>, <a href="#claim-340">line 340</a>', text)
         self.assertIn('1 cannot be checked, a value it rests on was never measured there: '
                       '<a href="#claim-2760">line 2760</a>', text)
         self.assertIn('<a href="gpus.html#does-not-hold">', text)
@@ -51,7 +51,7 @@ class OpeningTest(unittest.TestCase):
 
     def test_the_reference_book_tells_a_broken_claim_and_a_stale_chapter(self):
         text = told.opening(chapter('4.4', 24, broken=[99], book=H100))
-        self.assertIn("23 of this chapter's 24 claims hold; 1 does not hold", text)
+        self.assertIn("23 of this chapter's 24 claims hold; <strong class=\"told-broken\">1 does not hold</strong>", text)
         self.assertNotIn('the reference GPU', text)
         self.assertIn('On the NVIDIA H100 80GB HBM3, all 20',
                       told.opening(chapter('A', 20, stale=True, book=H100)))
@@ -79,7 +79,7 @@ class BannerTest(unittest.TestCase):
     def test_broken_claims_are_counted(self):
         text = told.banner([chapter('2.2', 10, broken=[5, 9]), chapter('4.4', 28, broken=[7])], page_name)
         self.assertIn("35 of the book's 38 claims hold", text)
-        self.assertIn('3 do not hold', text)
+        self.assertIn('<strong class="told-broken">3 do not hold</strong>', text)
 
     def test_a_lessons_mark(self):
         self.assertEqual(told.lesson_mark(chapter('1.1', 15)), '')
@@ -104,7 +104,7 @@ class BookJsonTest(unittest.TestCase):
         self.assertEqual(chapters[0]['claims']['broken'][0]['anchor'], 'claim-9')
         self.assertEqual(chapters[0]['book'], H200)
         self.assertIsNone(chapters[1]['claims'])
-        self.assertIn('1 does not hold: <a href="#claim-9">', told.opening(chapters[0]))
+        self.assertIn('1 does not hold</strong>: <a href="#claim-9">', told.opening(chapters[0]))
 
 
 if __name__ == '__main__':
