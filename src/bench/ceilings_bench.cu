@@ -229,7 +229,7 @@ BENCHMARK(bm_shared_read)
     ->Apply(bench::gpu_benchmark);
 #line 2211 "chapters/A-bench.md"
 
-#line 3385 "chapters/A-bench.md"
+#line 3386 "chapters/A-bench.md"
 constexpr int kChaseSteps = 8192;
 constexpr double kLatencyMinSeconds = 0.01;
 
