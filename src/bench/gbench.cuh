@@ -73,7 +73,7 @@ inline void fixed_count_benchmark(benchmark::internal::Benchmark* b) {
       ->DisplayAggregatesOnly(true);  // the console shows the aggregates, the JSON keeps all
 }
 
-#line 1924 "chapters/A-bench.md"
+#line 1923 "chapters/A-bench.md"
 namespace detail {
 
 /// The GPU time per iteration that time_gpu measured for one benchmark run, so that set_traffic,
@@ -113,7 +113,7 @@ inline void set_rates(benchmark::State& state, const GpuTimeRecord& time) {
 }  // namespace detail
 #line 1592 "chapters/A-bench.md"
 
-#line 1831 "chapters/A-bench.md"
+#line 1830 "chapters/A-bench.md"
 namespace detail {
 
 /// One result's accepted samples: GPU seconds and the SM clock of each window (0 where no SM
@@ -201,7 +201,7 @@ inline void record_sm_clock(benchmark::State& state, cudaStream_t stream) {
 }
 #line 1594 "chapters/A-bench.md"
 
-#line 1629 "chapters/A-bench.md"
+#line 1628 "chapters/A-bench.md"
 namespace detail {
 
 /// True when make measure runs this binary under Nsight Compute (BENCH_PROFILE is set).
@@ -259,7 +259,7 @@ inline void close_profile_range() {
 }  // namespace detail
 #line 1596 "chapters/A-bench.md"
 
-#line 1687 "chapters/A-bench.md"
+#line 1686 "chapters/A-bench.md"
 namespace detail {
 
 /// Between two benchmarks' samples, and after a throttled sample: the time the board gets to
@@ -398,7 +398,7 @@ double time_gpu(benchmark::State& state, cudaStream_t stream, Launch&& launch,
 }
 #line 1598 "chapters/A-bench.md"
 
-#line 1964 "chapters/A-bench.md"
+#line 1963 "chapters/A-bench.md"
 /// Bytes moved and FLOPs done by one iteration (one launch(stream) call): counters bytes and
 /// flops, and, from the GPU time, bandwidth (B/s) and flop_rate (FLOP/s). A zero is not recorded.
 inline void set_traffic(benchmark::State& state, double bytes, double flops = 0.0) {
