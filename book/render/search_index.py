@@ -59,6 +59,7 @@ class _Collector(html.parser.HTMLParser):
         self.tex, self.code, self.code_anchor = None, None, ''
         self.details = []       # the <details> open around here: 'verdict', 'apparatus' or ''
         self.box = 0            # the depth of <div>s inside the dated box (0: outside it)
+        self.meta = False
 
     def handle_starttag(self, tag, attrs):
         if tag == 'main':
@@ -87,6 +88,7 @@ class _Collector(html.parser.HTMLParser):
             self.skip += 1
         elif self.skip == 0 and self.block is None and (tag in HEADINGS or tag in TEXT_TAGS):
             self.block, self.text, self.extra = tag, [], []
+            self.meta = 'chapter-meta' in (a.get('class') or '').split()   # the date and download line
             if tag in HEADINGS:
                 self.anchor = dict(attrs).get('id') or self.anchor
 
@@ -111,7 +113,7 @@ class _Collector(html.parser.HTMLParser):
             code = ''.join(self.code)
             if code.strip():
                 self.entries.append(('a' if 'apparatus' in self.details else 'c', self.code_anchor or self.anchor, self.heading,
-                                     code, code_words(code)))
+                                     code, code_words(code), self.anchor))
             self.code, self.code_anchor = None, ''
         if tag in SKIP:
             self.skip = max(0, self.skip - 1)
@@ -120,9 +122,9 @@ class _Collector(html.parser.HTMLParser):
             extra = ' '.join(self.extra)
             if tag in HEADINGS:
                 self.heading = text
-                self.entries.append(('h', self.anchor, text, text, extra))
-            elif text or extra:
-                self.entries.append(('p', self.anchor, self.heading, text, extra))
+                self.entries.append(('h', self.anchor, text, text, extra, self.anchor))
+            elif (text or extra) and not self.meta:
+                self.entries.append(('p', self.anchor, self.heading, text, extra, self.anchor))
             self.block = None
 
     def handle_data(self, data):
@@ -135,18 +137,41 @@ class _Collector(html.parser.HTMLParser):
 
 
 def page_entries(page_path, href, chapter_label):
+    """The page's sections, in order: one document each (a heading and what follows it up to the
+    next heading; the chapter's opening is the section of its title, anchor ''):
+      p, a, c: the page, the heading's anchor, the chapter ('1.2 Waves and the tail');
+      h: the heading; f: the section's first paragraph (or list item, cell); t: the rest of its prose;
+      x: the words of its formulas; k: its code blocks, [anchor, identifiers, 1 if apparatus].
+    A paragraph, cell or code block of fewer than SHORT characters is left out unless it holds a
+    formula."""
     collector = _Collector()
     with open(page_path, encoding='utf-8') as f:
         collector.feed(f.read())
-    entries = []
-    for k, a, h, t, x in collector.entries:
+    sections, by_anchor = [], {}
+    for k, a, h, t, x, section in collector.entries:
         if k != 'h' and len(t.strip()) < SHORT and not (k == 'p' and x):
             continue                # a short cell, unless it holds a formula (a symbol's own row)
-        entry = {'k': k, 'p': href, 'a': a, 'h': h, 't': t, 'c': chapter_label}
-        if x:
-            entry['x'] = x
-        entries.append(entry)
-    return entries
+        s = by_anchor.get(section)
+        if s is None or k == 'h':
+            s = by_anchor[section] = {'p': href, 'a': section, 'c': chapter_label, 'h': h if k != 'h' else t,
+                                      'f': '', 't': '', 'x': '', 'k': []}
+            sections.append(s)
+        if k == 'p':
+            if not s['f'] and t:
+                s['f'] = t
+            elif t:
+                s['t'] += ('\n' if s['t'] else '') + t
+            if x:
+                s['x'] += (' ' if s['x'] else '') + x
+        elif k in ('c', 'a'):
+            s['k'].append([a, x, 1] if k == 'a' else [a, x])
+        elif x:
+            s['x'] += (' ' if s['x'] else '') + x
+    for s in sections:
+        for key in ('f', 't', 'x', 'k'):
+            if not s[key]:
+                del s[key]
+    return sections
 
 
 def write_fragment(out_dir, basename, entries):
@@ -160,7 +185,7 @@ def write_index(out_dir, chapters):
         path = os.path.join(out_dir, FRAGMENTS, chapter['basename'] + '.json')
         with open(path, encoding='utf-8') as f:
             entries += json.load(f)
-    index = json.dumps({'format': 2, 'entries': entries}, ensure_ascii=False, separators=(',', ':'))
+    index = json.dumps({'format': 3, 'sections': entries}, ensure_ascii=False, separators=(',', ':'))
     stale = os.path.join(out_dir, 'search-index.json')      # written by earlier renders, read by nothing
     if os.path.exists(stale):
         os.remove(stale)
@@ -181,3 +206,27 @@ def build(out_dir, chapters, page_name, state):
             write_fragment(out_dir, chapter['basename'], page_entries(page, page_name(chapter), label))
         records.append((name, key))
     return records, write_index(out_dir, chapters)
+
+
+def main(argv):
+    """search_index.py BOOK_DIR: the index made again from BOOK_DIR's pages as they stand (its
+    chapters from BOOK_DIR/woven/book.json), every fragment remade: a change to this file tried on a
+    rendered book in seconds, without a render (tests/render/search_share.js then asks it)."""
+    import book_index
+    if len(argv) != 2:
+        print('usage: search_index.py BOOK_DIR (a rendered book, e.g. build/book)')
+        return 2
+    out = argv[1]
+    _, chapters = book_index.read(os.path.join(out, 'woven'), os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))))
+    for chapter in chapters:
+        page = os.path.join(out, chapter['basename'] + '.html')
+        write_fragment(out, chapter['basename'], page_entries(page, chapter['basename'] + '.html',
+                                                             chapter['id'] + ' ' + chapter['title']))
+    print('%s: %d entries' % (os.path.join(out, 'search-index.js'), write_index(out, chapters)))
+    return 0
+
+
+if __name__ == '__main__':
+    import sys
+    sys.exit(main(sys.argv))
