@@ -117,17 +117,22 @@
     loadScript('minisearch.js', function () {
       loadScript('search-core.js', function () {
       loadScript('search-index.js', function () {
-        var sections = window.BOOK_SEARCH_INDEX.sections;
-        var docs = window.BookSearch.documents(sections);
-        var built = window.BookSearch.build(window.MiniSearch, sections);
-        addInSlices(built, docs, function () {
+        var index = window.BOOK_SEARCH_INDEX, sections = index.sections;
+        var ready = function (built) {
           engine = built;
           loading = false;
           document.documentElement.dataset.search = 'ready';
-          var ready = waiting;
+          var answers = waiting;
           waiting = [];
-          ready.forEach(function (f) { f(); });
-        });
+          answers.forEach(function (f) { f(); });
+        };
+        // built at render time (make book with Node): loaded; else built here, a slice at a time
+        if (index.engine) {
+          window.BookSearch.load(window.MiniSearch, sections, index.engine).then(ready);
+          return;
+        }
+        var built = window.BookSearch.build(window.MiniSearch, sections);
+        addInSlices(built, window.BookSearch.documents(sections), function () { ready(built); });
       });
       });
     });

@@ -135,6 +135,13 @@
     return new MiniSearch(options(sections));
   }
 
+  // The engine search-index.js holds, built at render time (book/render/search_prebuild.js), loaded
+  // a thousand terms at a time (MiniSearch yields between them): a promise of the engine.
+  function load(MiniSearch, sections, engine) {
+    return MiniSearch.loadJSAsync ? MiniSearch.loadJSAsync(engine, options(sections))
+      : Promise.resolve(MiniSearch.loadJS(engine, options(sections)));
+  }
+
   function codeWords(s, apparatus) {
     return (s.k || []).filter(function (b) { return !!b[2] === apparatus; })
       .map(function (b) { return b[1]; }).join(' ');
@@ -213,6 +220,19 @@
     return r;
   }
 
+  // A word the index holds as typed is asked as typed; only a word it does not hold is completed
+  // (a prefix: `cudaGraph` finds cudaGraphLaunch) or corrected (one typo: occupncy). Completed, a
+  // whole word would also match every longer name that starts with it (warp: warpid, warp_count,
+  // warpStamp...), and the apparatus holds hundreds. (MiniSearch has no public test for a term;
+  // _index is its term tree, a SearchableMap, in 7.x.)
+  function expansions(engine) {
+    function held(term) { return engine._index && engine._index.has(term); }
+    return {
+      prefix: function (term) { return term.length >= 3 && !held(term); },
+      fuzzy: function (term) { return term.length >= 5 && !held(term) ? 1 : 0; }
+    };
+  }
+
   // Hits, one row per section, best first: a section's score (MiniSearch's sum over the terms it
   // holds, without MiniSearch's factor of how many terms matched, which counts a word's synonyms as
   // more words) times the square of the share of the query's parts it holds, so that a section
@@ -220,7 +240,8 @@
   function search(engine, sections, query, limit) {
     var parts = queryParts(query);
     if (!parts.length) return [];
-    var hits = engine.search({ combineWith: 'OR', queries: parts.map(function (p) { return p.tree; }) });
+    var hits = engine.search({ combineWith: 'OR', queries: parts.map(function (p) { return p.tree; }) },
+                             expansions(engine));
     var rows = hits.map(function (hit) {
       var held = parts.filter(function (p) {
         return hit.queryTerms.some(function (t) { return p.stems[t]; });
@@ -235,7 +256,7 @@
   }
 
   var api = { normal: normal, tokenize: tokenize, terms: terms, stem: stem, GREEK: GREEK, STOP: STOP,
-              SYNONYM: SYNONYM, build: build, documents: documents, queryTree: queryTree, queryParts: queryParts,
+              SYNONYM: SYNONYM, options: options, build: build, load: load, documents: documents, queryTree: queryTree, queryParts: queryParts,
               search: search };
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.BookSearch = api;

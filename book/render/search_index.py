@@ -15,6 +15,8 @@ import html.parser
 import json
 import os
 import re
+import shutil
+import subprocess
 
 from stamps import digest, read_bytes, write_file
 
@@ -178,19 +180,46 @@ def write_fragment(out_dir, basename, entries):
     write_file(os.path.join(out_dir, FRAGMENTS, basename + '.json'), json.dumps(entries, ensure_ascii=False))
 
 
+PREBUILD = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'search_prebuild.js')
+
+
+def prebuilt_engine(out_dir, sections_json):
+    """The engine built over the sections by search_prebuild.js under Node (JSON text), or None
+    where Node is missing or fails: book.js then builds it in the browser."""
+    node = shutil.which('node')
+    if not node or not all(os.path.exists(os.path.join(out_dir, f)) for f in ('minisearch.js', 'search-core.js')):
+        return None
+    done = subprocess.run([node, PREBUILD, out_dir], input=sections_json, capture_output=True, text=True)
+    if done.returncode != 0 or not done.stdout.startswith('{'):
+        print('search index: not prebuilt (book.js will build it in the browser): %s' % done.stderr.strip()[-300:])
+        return None
+    return done.stdout
+
+
 def write_index(out_dir, chapters):
-    """Joins the chapters' fragments into search-index.js (the only form book.js reads)."""
-    entries = []
+    """Joins the chapters' fragments into search-index.js (the only form book.js reads): the
+    sections, and the engine built over them (prebuilt_engine), remade only when the sections or
+    the search's code changed."""
+    sections = []
     for chapter in chapters:
         path = os.path.join(out_dir, FRAGMENTS, chapter['basename'] + '.json')
         with open(path, encoding='utf-8') as f:
-            entries += json.load(f)
-    index = json.dumps({'format': 3, 'sections': entries}, ensure_ascii=False, separators=(',', ':'))
+            sections += json.load(f)
+    text = json.dumps(sections, ensure_ascii=False, separators=(',', ':'))
     stale = os.path.join(out_dir, 'search-index.json')      # written by earlier renders, read by nothing
     if os.path.exists(stale):
         os.remove(stale)
-    write_file(os.path.join(out_dir, 'search-index.js'), 'window.BOOK_SEARCH_INDEX = ' + index + ';\n')
-    return len(entries)
+    key = digest(text, *(read_bytes(os.path.join(out_dir, f)) for f in ('minisearch.js', 'search-core.js')
+                         if os.path.exists(os.path.join(out_dir, f))), read_bytes(PREBUILD))
+    head = 'window.BOOK_SEARCH_INDEX = {"format":3,"key":"%s","sections":' % key
+    target = os.path.join(out_dir, 'search-index.js')
+    if os.path.exists(target):
+        with open(target, encoding='utf-8') as f:
+            if f.read(len(head)) == head:
+                return len(sections)
+    engine = prebuilt_engine(out_dir, text)
+    write_file(target, head + text + (',"engine":' + engine if engine else '') + '};\n')
+    return len(sections)
 
 
 def build(out_dir, chapters, page_name, state):

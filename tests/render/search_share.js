@@ -27,9 +27,16 @@ for (const file of ['minisearch.js', 'search-core.js', 'search-index.js']) {
 }
 const MiniSearch = context.MiniSearch || context.window.MiniSearch || context.self.MiniSearch;
 const BookSearch = context.window.BookSearch || context.BookSearch;
-const sections = context.window.BOOK_SEARCH_INDEX.sections;
-const engine = BookSearch.build(MiniSearch, sections);
-engine.addAll(BookSearch.documents(sections));
+// the engine as book.js gets it: the one built at render time where the index holds it
+const index = context.window.BOOK_SEARCH_INDEX;
+const sections = index.sections;
+let engine;
+if (index.engine) {
+  engine = MiniSearch.loadJS(index.engine, BookSearch.options(sections));
+} else {
+  engine = BookSearch.build(MiniSearch, sections);
+  engine.addAll(BookSearch.documents(sections));
+}
 
 // a row's section: its page and its heading's anchor ('' for the chapter's opening)
 const sectionOf = (row) => row.entry.p + '#' + row.entry.s;
