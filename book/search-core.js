@@ -1,15 +1,17 @@
 // The book's search, apart from the page: how text becomes terms (the index's and the query's),
-// how a query is asked, and how hits become one row per section. book/book.js loads it with
-// minisearch.js on the first search; tests/render/search_share.js runs the same code under Node on
-// a rendered book's search-index.js, with the learner queries of tests/render/search-queries.tsv.
+// how a query is asked, and how a section is ranked. book/book.js loads it with minisearch.js on
+// the first search; book/render/search_prebuild.js builds the engine with it at render time;
+// tests/render/search_share.js runs it under Node on a rendered book's search-index.js, with the
+// learner queries of tests/render/search-queries.tsv.
 //
+// Documents: one a section (book/render/search_index.py), so a result is a section, never twice.
 // Terms: words (letters, digits, underscores), lowercased, apostrophes dropped ("Little's" =
 // "Little’s"); a name with underscores is also its parts (B_dram: b, dram); a Greek letter is
-// also its name (λ = lambda). An English word of prose is cut to its stem (STEM: divergence,
-// divergent -> diverg; privatization, private -> privat), common words (STOP) are not indexed nor
-// asked, and a query's word is also asked as its synonyms (SYNONYMS: HBM = DRAM, smem = shared
-// memory). Code's identifiers are never stemmed (a word with a digit or an underscore, or one of a
-// code block's names, stays whole), so `float4` and `__syncthreads` are found as typed.
+// also its name (λ = lambda). A word of letters is indexed and asked as its stem (stem: divergence,
+// divergent -> diverg; tiled, tiling -> til), common words (STOP) are neither indexed nor asked,
+// and a query's word is also asked as its synonyms (SYNONYMS: HBM = DRAM, smem = shared memory).
+// A word with a digit or an underscore is a name and stays whole: `float4` and `__syncthreads`
+// are found as typed.
 (function (root) {
   'use strict';
   var GREEK = { 'α': 'alpha', 'β': 'beta', 'γ': 'gamma', 'δ': 'delta', 'ε': 'epsilon', 'ζ': 'zeta',
@@ -194,9 +196,9 @@
   }
 
   // A hit as its row shows it: the section (p, s: its anchor; c: the chapter; h: its heading),
-  // where the row leads (a: the section's anchor; where the words matched only its code, the first
-  // code block holding one of them), what kind of text matched (k: h a heading, p prose, c code)
-  // and the text to cut an excerpt from (t).
+  // where the row leads (a: the section's anchor, or the first code block holding a word where
+  // only code matched and the index lists the blocks), what kind of text matched (k: h a heading,
+  // p prose, c code, a apparatus) and the text to cut an excerpt from (t).
   function row(section, hit) {
     var fields = {};
     Object.keys(hit.match).forEach(function (term) {
@@ -208,6 +210,10 @@
       r.k = 'p';
       r.t = text;
     } else if (!fields.h && !fields.l && (fields.c || fields.a)) {
+      // code alone: its names matched (the page marks the first and opens its fold on arrival); where
+      // the index ships the blocks (an engine built in the browser), the first block holding one
+      r.k = fields.c ? 'c' : 'a';
+      r.t = hit.terms.join(' ');
       var block = (section.k || []).filter(function (b) {
         return hit.terms.some(function (term) { return holds(b[1], term); });
       })[0];

@@ -565,6 +565,19 @@ def search_entries(root):
     return json.loads(text[len(INDEX_PREFIX):].rstrip().rstrip(';'))['sections']
 
 
+def code_names(root, sections):
+    """The identifiers of the chapters' own code (not the apparatus) the index holds: the terms of
+    the prebuilt engine's field c (MiniSearch's serialized index: [term, {field id: {doc: count}}]),
+    or, where the index has no engine, its sections' code blocks."""
+    with open(os.path.join(root, 'search-index.js'), encoding='utf-8') as f:
+        index = json.loads(f.read()[len(INDEX_PREFIX):].rstrip().rstrip(';'))
+    engine = index.get('engine')
+    if engine:
+        field = str(engine['fieldIds']['c'])
+        return [term for term, fields in engine['index'] if field in fields]
+    return [w for s in sections for block in s.get('k', []) if len(block) == 2 for w in block[1].split()]
+
+
 def check_index(root, chapters, errors):
     """Every chapter is in the search index, one document per section (no page and anchor twice);
     no unused search-index.json beside it."""
@@ -863,8 +876,7 @@ def search_queries(root):
     heading = next((w for s in sections for w in re.findall(r'[A-Za-z]{6,}', s['h'])), None)
     if heading:
         queries.append(('a word of a heading', heading[:-1]))          # a prefix of it
-    code = next((w for s in sections for block in s.get('k', []) if len(block) == 2 for w in block[1].split()
-                 if '_' in w.strip('_') and len(w) > 6), None)
+    code = next((w for w in code_names(root, sections) if '_' in w.strip('_') and len(w) > 6), None)
     if code:
         queries.append(('a code identifier', code))
     prose = [s.get('f', '') + ' ' + s.get('t', '') for s in sections]

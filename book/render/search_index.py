@@ -1,16 +1,16 @@
-"""The search index's documents: every heading, paragraph and code block of every chapter page
-(a code block of the apparatus, folded on the page, is kind a, which book/search-core.js weighs
-far below the prose; neither a claim's verdict, the comparisons folded under it, nor the dated box,
-the same symbols in every chapter and the run's numbers, is indexed),
-with the anchor of the heading above it (a code block: its own anchor). A paragraph's formulas are
-kept as searchable words (x: B_\\text{dram} gives B_dram, \\lambda gives lambda and λ); a code
-block's identifiers likewise, and its whole text (no cut: a call near the end of a long block is
-found too). A paragraph, cell or code block of fewer than SHORT characters is left out unless it
-holds a formula: those are table cells ("1", "rung", "1×") whose hits only crowd out the prose. One fragment per chapter is kept in .render/search/ (remade only
-when its page changed); the fragments are joined, in book order, into search-index.js, a script
-that sets window.BOOK_SEARCH_INDEX (a <script>, not fetched JSON, so file:// pages work).
-book/book.js indexes these documents with MiniSearch (vendored as minisearch.js) on the first
-search."""
+"""The search index's documents: one a section of every chapter page (its heading, first paragraph,
+the rest of its prose, the words of its formulas, and its code blocks' identifiers, each block
+marked where it is apparatus, folded on the page), which book/search-core.js weighs field by field,
+the prose far above the code. Neither a claim's verdict, the comparisons folded under it, the dated
+box (the same symbols in every chapter and the run's numbers), nor the date and download line is
+indexed. A formula is kept as searchable words (x: B_\\text{dram} gives B_dram, \\lambda gives lambda
+and λ); a code block as its identifiers. A paragraph, cell or code block of fewer than SHORT
+characters is left out unless it holds a formula: those are table cells ("1", "rung", "1×").
+One fragment per chapter is kept in .render/search/ (remade only when its page changed); the
+fragments are joined, in book order, into search-index.js, a script that sets
+window.BOOK_SEARCH_INDEX (a <script>, not fetched JSON, so file:// pages work), with the MiniSearch
+engine built over them by search_prebuild.js under Node, so the browser loads it rather than
+builds it. `python3 search_index.py BOOK_DIR` makes the index again from a rendered book's pages."""
 import html.parser
 import json
 import os
@@ -218,6 +218,9 @@ def write_index(out_dir, chapters):
             if f.read(len(head)) == head:
                 return len(sections)
     engine = prebuilt_engine(out_dir, text)
+    if engine:      # the code's identifiers are in the engine; a row leads to its section's anchor
+        text = json.dumps([{k: v for k, v in s.items() if k != 'k'} for s in sections],
+                          ensure_ascii=False, separators=(',', ':'))
     write_file(target, head + text + (',"engine":' + engine if engine else '') + '};\n')
     return len(sections)
 
