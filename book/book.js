@@ -132,7 +132,8 @@
           return;
         }
         var built = window.BookSearch.build(window.MiniSearch, sections);
-        addInSlices(built, window.BookSearch.documents(sections), function () { ready(built); });
+        var docs = window.BookSearch.documents(sections);
+        addInSlices(built, docs, function () { ready(built); });
       });
       });
     });

@@ -21,7 +21,7 @@
 
   var STOP = {};
   ('a an and are as at be been but by can do does for from has have how i if in into is it its of on ' +
-   'or so than that the their them then there these they this those to was we what when where which ' +
+   'or per so than that the their them then there these they this those to was we what when where which ' +
    'while who why will with you your')
     .split(' ').forEach(function (w) { STOP[w] = true; });
 
