@@ -242,13 +242,16 @@ def build(out_dir, chapters, page_name, state):
 
 def main(argv):
     """search_index.py BOOK_DIR: the index made again from BOOK_DIR's pages as they stand (its
-    chapters from BOOK_DIR/woven/book.json), every fragment remade: a change to this file tried on a
-    rendered book in seconds, without a render (tests/render/search_share.js then asks it)."""
+    chapters from BOOK_DIR/woven/book.json), every fragment remade, with this tree's
+    book/search-core.js copied in first: a change to this file or to the search's code tried on a
+    rendered book in seconds, without a render; then node tests/render/search_share.js BOOK_DIR."""
     import book_index
     if len(argv) != 2:
         print('usage: search_index.py BOOK_DIR (a rendered book, e.g. build/book)')
         return 2
     out = argv[1]
+    core = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'search-core.js')
+    write_file(os.path.join(out, 'search-core.js'), read_bytes(core))
     _, chapters = book_index.read(os.path.join(out, 'woven'), os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__)))))
     for chapter in chapters:
