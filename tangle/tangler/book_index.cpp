@@ -135,8 +135,7 @@ Diagnostics cross_chapter_chunks(const std::vector<Chapter>& chapters) {
                "(prefix it with this chapter's folder: #" +
                (folder_problem(chapter.src_folder).empty() ? chapter.src_folder
                                                            : std::string("name")) +
-               "-" +
-               *block.id + ")"});
+               "-" + *block.id + ")"});
     }
   return warnings;
 }
