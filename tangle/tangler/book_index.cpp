@@ -12,20 +12,48 @@ namespace tangle {
 
 namespace {
 
+// A src: value as a message may quote it: printable ASCII as written, any other byte as \xNN (a
+// newline from a folded YAML scalar, or a byte of no UTF-8 character, was echoed raw and split
+// the message or garbled the terminal), and at most 40 bytes of it.
+std::string shown_folder(const std::string& folder) {
+  std::string shown;
+  for (size_t i = 0; i < folder.size(); ++i) {
+    if (i == 40) return shown + "...";
+    const auto c = static_cast<unsigned char>(folder[i]);
+    if (c >= 0x20 && c < 0x7F) {
+      shown += folder[i];
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02X", c);
+      shown += hex;
+    }
+  }
+  return shown;
+}
+
 // Checks a chapter's `src:` folder itself; returns "" when fine.
 std::string folder_problem(const std::string& folder) {
   if (folder.empty())
     return "the front matter's src: is empty: name the chapter's folder under src/";
   // One folder name, as measure.py requires (it runs build/<src>_test): CMake builds src/<name>/
   // alone, so src: a/b and src: "a b" built nothing (tools.md Z3).
-  const bool plain =
-      std::all_of(folder.begin(), folder.end(),
-                  [](unsigned char c) { return std::isalnum(c) || c == '_' || c == '-'; }) &&
-      folder.front() != '-';
-  if (!plain || !file_path_problem("src/" + folder + "/file").empty())
-    return "src: " + folder +
-           " is not one folder name under src/ (letters, digits, '_' or '-'): write it as "
-           "src: reduce";
+  std::string why;
+  for (size_t i = 0; i < folder.size() && why.empty(); ++i) {
+    const auto c = static_cast<unsigned char>(folder[i]);
+    if ((std::isalnum(c) && c < 0x80) || c == '_' || c == '-') continue;
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X", c);
+    why = "; its byte " + std::to_string(i + 1) + " is " +
+          (c > 0x20 && c < 0x7F ? "'" + std::string(1, folder[i]) + "' (" + hex + ")"
+                                : std::string(hex));
+  }
+  if (why.empty() && folder.front() == '-') why = "; it begins with '-'";
+  if (why.empty() && folder.size() > 255)
+    why = "; it is " + std::to_string(folder.size()) + " bytes, and a folder's name is at most 255";
+  if (!why.empty() || !file_path_problem("src/" + folder + "/file").empty())
+    return "src: " + shown_folder(folder) +
+           " is not one folder name under src/ (letters, digits, '_' or '-'" + why +
+           "): write it as src: reduce";
   return "";
 }
 
@@ -105,8 +133,9 @@ Diagnostics cross_chapter_chunks(const std::vector<Chapter>& chapters) {
                std::to_string(origin.fence_line) +
                ", so this block continues that chapter's chunk; if that is not meant, rename it "
                "(prefix it with this chapter's folder: #" +
-               (chapter.src_folder.empty() ? std::string("name") : chapter.src_folder) + "-" +
-               *block.id + ")"});
+               (folder_problem(chapter.src_folder).empty() ? chapter.src_folder
+                                                           : std::string("name")) +
+               "-" + *block.id + ")"});
     }
   return warnings;
 }

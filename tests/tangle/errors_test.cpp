@@ -72,6 +72,21 @@ TEST(Errors, BadSrcFolderInFrontMatter) {
   expect_one_error(errors_of("---\nsrc: ../up\n---\n"), "chapters/a.md:2", "not one folder name");
 }
 
+// The fuzzer's input (tests/tangle/corpus/src-folded-over-a-blank-line.md): a plain YAML value
+// folded over a blank line keeps a newline (src: "s\nx"), and the message echoed it raw, so the
+// error split over two lines; a byte of no UTF-8 character (0xBE) was echoed raw too. Both are
+// shown as \xNN, with the first byte that is not a letter, digit, '_' or '-' named.
+TEST(Errors, SrcFolderWithANewlineOrANonUtf8ByteIsShownOnOneLine) {
+  expect_one_error(errors_of("---\nsrc: s\n\n x\n...\n"), "chapters/a.md:2",
+                   "src: s\\x0Ax is not one folder name under src/ (letters, digits, '_' or '-'; "
+                   "its byte 2 is 0x0A)");
+  expect_one_error(errors_of("---\nsrc: reduc\xbe\xbe\n---\n"), "chapters/a.md:2",
+                   "src: reduc\\xBE\\xBE is not one folder name under src/ (letters, digits, '_' "
+                   "or '-'; its byte 6 is 0xBE)");
+  for (const std::string& error : errors_of("---\nsrc: s\n\n x\n...\n"))
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+}
+
 TEST(Errors, AbsoluteFile) {
   expect_one_error(errors_of("```{.cpp file=/etc/a.cpp}\n```\n"), "chapters/a.md:1", "is absolute");
 }

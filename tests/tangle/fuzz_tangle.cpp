@@ -27,6 +27,11 @@ void check_invariants(const tangle::Tangling& tangling) {
     require(diagnostic.line >= 1);
     require(diagnostic.message.find('\n') == std::string::npos);
   }
+  // A warning is one line of a chapter too (its message may quote the src: folder).
+  for (const tangle::Diagnostic& warning : tangling.warnings) {
+    require(warning.file == "chapters/a.md" || warning.file == "chapters/b.md");
+    require(warning.message.find('\n') == std::string::npos);
+  }
   // Every file the tangler would write lies under src/ and is a whole number of lines.
   for (const tangle::TangledFile& file : tangling.files) {
     require(tangle::file_path_problem(file.path).empty());

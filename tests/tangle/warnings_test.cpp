@@ -47,6 +47,16 @@ TEST(Warnings, AChunkNameDefinedInTwoChapters) {
                           "chapters/a.md:7, so this block continues"))
       << warning;
   EXPECT_NE(warning.find("#b-helpers"), std::string::npos) << warning;
+  // A src: that is no folder name (here "s\nx", a YAML value folded over a blank line) is not
+  // suggested as a prefix: the warning stays one line.
+  Tangling bad_src = tangle_texts(
+      {{"chapters/a.md", "```{.cpp #helpers}\nint a;\n```\n"},
+       {"chapters/b.md", "---\nsrc: s\n\n x\n...\n```{.cpp #helpers}\nint b;\n```\n"}});
+  ASSERT_EQ(bad_src.warnings.size(), 1u);
+  warning = format(bad_src.warnings[0]);
+  EXPECT_NE(warning.find("(prefix it with this chapter's folder: #name-helpers)"),
+            std::string::npos)
+      << warning;
   // Blocks of one name within one chapter continue each other, as meant: no word.
   EXPECT_TRUE(tangle_texts({{"chapters/a.md",
                              "```{.cpp file=src/a.cpp}\n<<h>>\n```\n"
