@@ -81,17 +81,18 @@ def prerequisites(facts):
 
 
 def run_steps(facts):
-    """The shell lines that build and run the download, from inside its folder."""
-    lines = ['cmake -S . -B build -G Ninja        # finds the GPU with nvidia-smi; '
-             '-DCMAKE_CUDA_ARCHITECTURES=89 chooses',
-             'cmake --build build',
-             'ctest --test-dir build --output-on-failure   # every kernel against its CPU reference']
+    """The shell lines that build and run the download, from inside its folder, comments aligned."""
+    steps = [('cmake -S . -B build -G Ninja', 'for the GPU nvidia-smi lists; -DCMAKE_CUDA_ARCHITECTURES=89 chooses'),
+             ('cmake --build build', ''),
+             ('ctest --test-dir build --output-on-failure', 'every kernel against its CPU reference')]
     for name, kind in facts['programs']:
         if kind == 'bench':
-            lines.append('./build/%s                          # the benchmarks: each repetition and their median'
-                         % name)
-            lines.append('./build/%s --benchmark_out=%s.json --benchmark_out_format=json' % (name, name))
-    return lines
+            steps += [('./build/%s' % name, 'the benchmarks, each with its median time'),
+                      ('./build/%s --benchmark_out=%s.json --benchmark_out_format=json' % (name, name),
+                       'the same, kept as JSON')]
+    width = max(len(command) for command, _ in steps if len(command) < 50) + 2
+    return [('%-*s# %s' % (max(width, len(command) + 2), command, note) if note else command)
+            for command, note in steps]
 
 
 def against_measure():

@@ -148,10 +148,19 @@ class RenderTest(Workspace):
             self.assertNotIn(b'<!DOCTYPE', members[name], name + ' keeps its DOCTYPE')
             self.assertIsNone(re.search(rb'<path(\s+(?!d=)[\w:-]+="[^"]*")*\s*/>', members[name]),
                               name + ' has a <path> without d')
-        chapter = members['EPUB/text/ch001.xhtml'].decode()
+        # ch001 is the front matter (book/render/epub_front.py), then the chapters in order
+        front = members['EPUB/text/ch001.xhtml'].decode()
+        self.assertIn('id="chapter-index"', front)
+        self.assertIn('href="ch002.xhtml#chapter-3-1-reduction"', front, 'a module lists its lessons, linked')
+        chapter = members['EPUB/text/ch002.xhtml'].decode()
         self.assertNotIn('A-bench.html', chapter, "a link to a chapter's page is left")
-        self.assertIn('href="ch002.xhtml#the-timer"', chapter)            # a heading of the next chapter
-        self.assertIn('href="ch002.xhtml#chapter-A-bench"', chapter)      # the chapter itself
+        self.assertIn('href="ch003.xhtml#the-timer"', chapter)            # a heading of the next chapter
+        self.assertIn('href="ch003.xhtml#chapter-A-bench"', chapter)      # the chapter itself
+        self.assertIn('class="xref"', chapter, 'a mention of a chapter in the prose is a link, as on its page')
+        self.assertNotIn('<details', chapter, 'verdicts are plain for readers without <details>')
+        opf = members['EPUB/content.opf'].decode()
+        for tag in ('dc:creator', 'dc:date', 'dc:language', 'dc:identifier', 'dc:description'):
+            self.assertIn('<' + tag, opf)
         self.assertIn('properties="cover-image"', members['EPUB/content.opf'].decode())
 
     def test_a_nav_with_maths_is_declared_and_one_without_is_not(self):
@@ -471,8 +480,8 @@ class CheckTest(Workspace):
         # a link to a page the EPUB does not hold, as appendix B's links to the chapters' pages were
         path = os.path.join(self.out, 'kernels-and-the-machine.epub')
         members = epub_members(path)
-        members['EPUB/text/ch001.xhtml'] = members['EPUB/text/ch001.xhtml'].replace(
-            b'href="ch002.xhtml#the-timer"', b'href="A-bench.html"', 1)
+        members['EPUB/text/ch002.xhtml'] = members['EPUB/text/ch002.xhtml'].replace(
+            b'href="ch003.xhtml#the-timer"', b'href="A-bench.html"', 1)
         with zipfile.ZipFile(path, 'w') as z:
             z.writestr(zipfile.ZipInfo('mimetype'), members.pop('mimetype'))
             for name, data in members.items():
