@@ -63,7 +63,7 @@ Errors (exit 1), each naming the page:
     listing one, or a download's README without its prerequisites, build and run steps and numbers;
   - (unless --no-browser) the API pages (book/render/check_api.py): a sample wider than a 390 px
     phone, or (where axe-core is installed) any axe-core violation of its WCAG A/AA rules and best
-    practices, at 390 and 1280 px, in the light and the dark theme.
+    practices, at 390 px, in the light and the dark theme.
 Warnings (reported, exit 0): values marked "not yet measured" (a chapter measured on no GPU yet is legitimate
 until the first `make measure`), and each claim marked broken (the weaver already reports it).
 Exit 77 when Chromium is needed but not installed (ctest counts it as skipped)."""
@@ -1396,7 +1396,7 @@ def main(argv):
         api, api_errors = found.pop(), found_errors.pop()
         errors += api_errors
         if api:
-            print('check-rendered: %d API page(s) at 390 and 1280 px, light and dark: the widest %s px at 390 px (%s); '
+            print('check-rendered: %d API page(s) at 390 px, light and dark: the widest %s px at 390 px (%s); '
                   'axe-core violations: %s' % (api['pages'], api['widest'][1], api['widest'][0],
                                                ', '.join('%s %d' % kv for kv in sorted(api['violations'].items()))
                                                if api['violations'] else ('none' if axe else 'not checked (no axe-core)')))

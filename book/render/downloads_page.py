@@ -60,7 +60,7 @@ def body(chapters, entries):
                           'GPU. Without a GPU the code still builds (for compute capability 9.0) and the GPU '
                           'tests skip' % (', '.join(hopper) or 'no chapter')] if first else []
     example = next(((c, f) for c, _, _, f in entries if f['programs']), None)
-    parts = ['<p>Each chapter\'s code, as the book tangles it from the chapter, with the harness it builds on '
+    parts = ['<h1 class="title">Downloads</h1>', '<p>Each chapter\'s code, as the book tangles it from the chapter, with the harness it builds on '
              'and a CMakeLists.txt, so that it builds, tests and runs on its own, outside the book\'s '
              'repository. Each archive\'s README says what this page says.</p>',
              '<h2 id="prerequisites">Prerequisites</h2>', '<ul>']
@@ -101,7 +101,7 @@ def build(book_title, chapters, hrefs, src_dir, out_dir, work_dir):
     target = os.path.join(out_dir, NAME)
     run_pandoc([source, '--from', 'markdown', '--to', 'html5', '--standalone', '--template', TEMPLATE,
                 '--metadata', 'pagetitle=Downloads', '--variable', 'book-title=' + html.escape(book_title),
-                '--variable', 'chapter-title=Downloads: each chapter\'s code, on its own',
+                '--variable', 'chapter-title=Downloads',
                 '--output', target + '.new'], {}, 'the downloads page')
     with open(target + '.new', encoding='utf-8') as f:
         page = link_self(f.read())

@@ -86,6 +86,7 @@ PRINT_CSS = """@media print {
   ol.print-contents li a { flex: 0 1 auto; }
   ol.print-contents li .leader { flex: 1 1 auto; border-bottom: 1px dotted #888; margin-bottom: .35em; }
   ol.print-contents li .page-number { flex: 0 0 auto; }
+  .screen-only { display: none; }
   summary { list-style: none; }
   summary::marker, summary::-webkit-details-marker { content: none; display: none; }
 }
@@ -142,7 +143,7 @@ def build(book_title, chapters, page_name, out_dir, state):
             '<meta name="color-scheme" content="light">\n<title>%s: the whole book</title>\n'
             '<link rel="stylesheet" href="style.css">\n<style>\n%s</style>\n</head>\n<body class="print-view">\n'
             '<div class="layout"><main id="content">\n%s'
-            '<p class="chapter-meta">The whole book on one page, to print or to save as PDF. Tests, '
+            '<p class="chapter-meta screen-only">The whole book on one page, to print or to save as PDF. Tests, '
             'benchmark registrations and launchers print folded, as one line naming the file: each '
             'chapter\'s code download holds them. <a href="index.html">Back to the book</a>.</p>\n'
             '<nav class="print-contents" aria-label="Contents"><h2>Contents</h2>\n<ol class="print-contents">%s</ol></nav>\n'
