@@ -404,8 +404,14 @@ class ReaderTest(Workspace):
 
     def test_print_view_holds_every_chapter_with_unique_ids(self):
         page = self.read('print.html')
-        self.assertIn('<section class="print-chapter" id="3.1-reduction">', page)
-        self.assertIn('<section class="print-chapter" id="A-bench">', page)
+        self.assertIn('<section class="print-chapter" id="3.1-reduction" style="page: chapter-0">', page)
+        self.assertIn('<section class="print-chapter" id="A-bench" style="page: chapter-1">', page)
+        # front matter: a title page, the contents (numbers come from make pdf), the front page's words;
+        # each chapter a named page whose running head is its title
+        self.assertIn('<section class="print-title">', page)
+        self.assertIn('<section class="print-front" id="index">', page)
+        self.assertIn('@page chapter-1 { @top-center { content: "A The measuring harness";', page)
+        self.assertIn('<a href="#A-bench">A The measuring harness</a><span class="leader">', page)
         ids = re.findall(r'\bid="([^"]+)"', page)
         self.assertEqual(len(ids), len(set(ids)), 'ids are unique')
         self.assertIn('href="#A-bench--the-timer"', page, 'links between chapters stay inside the page')
