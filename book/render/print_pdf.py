@@ -11,6 +11,7 @@ is read again to make sure. Takes two prints of the whole book (minutes on two c
 of its own, not part of make book. Prints each chapter's first page and the page count."""
 import html
 import os
+import time
 import re
 import shutil
 import subprocess
@@ -20,6 +21,10 @@ import tempfile
 import print_view
 
 CHROMIUM = ['chromium', 'chromium-browser', 'google-chrome']
+# Chromium's --timeout: without it, two prints of the whole book here sat idle after layout (the
+# renderer's CPU time stopped growing) until killed, while each of three with it printed all 352-356
+# pages within 2-4 minutes, well before the limit; so a print that still reaches it is an error.
+PRINT_LIMIT_MS = 900000
 
 
 def browser():
@@ -30,13 +35,21 @@ def browser():
 
 
 def print_to_pdf(page, pdf):
+    if os.path.exists(pdf):
+        os.unlink(pdf)                                   # a previous run's, never taken for this one's
+    started = time.monotonic()
     with tempfile.TemporaryDirectory() as profile:
         done = subprocess.run([browser(), '--headless=new', '--no-sandbox', '--disable-gpu', '--no-pdf-header-footer',
-                               '--user-data-dir=' + profile, '--print-to-pdf=' + pdf, 'file://' + os.path.abspath(page)],
+                               '--user-data-dir=' + profile, '--timeout=%d' % PRINT_LIMIT_MS,
+                               '--print-to-pdf=' + pdf, 'file://' + os.path.abspath(page)],
                               capture_output=True, text=True, timeout=1800)
     if not os.path.exists(pdf):
         raise SystemExit('print_pdf: Chromium printed no PDF of %s (exit %d): %s'
                          % (page, done.returncode, done.stderr.strip()[-400:]))
+    if time.monotonic() - started >= PRINT_LIMIT_MS / 1000:
+        raise SystemExit('print_pdf: %s took Chromium past its --timeout of %d s, so the page may have printed '
+                         'before it finished loading: run make pdf again on a quieter machine'
+                         % (page, PRINT_LIMIT_MS // 1000))
 
 
 def page_heads(pdf):
