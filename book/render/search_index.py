@@ -90,7 +90,8 @@ class _Collector(html.parser.HTMLParser):
             self.skip += 1
         elif self.skip == 0 and self.block is None and (tag in HEADINGS or tag in TEXT_TAGS):
             self.block, self.text, self.extra = tag, [], []
-            self.meta = 'chapter-meta' in (a.get('class') or '').split()   # the date and download line
+            # the date and download line, and the line that tells how many claims hold on this GPU
+            self.meta = bool({'chapter-meta', 'told'} & set((a.get('class') or '').split()))
             if tag in HEADINGS:
                 self.anchor = dict(attrs).get('id') or self.anchor
 
