@@ -32,7 +32,7 @@ MEASURE_RUN = $(QPYTHON) tangle/measure/measure.py --build $(QBUILD) $(if $(CHAP
 # render (or book/serve.py) reads it
 WOVEN       = $(WEAVE) --measurements book/measurements --out $(QBUILD)/book/woven --lock $(QBUILD)/book.lock $(WEAVE_FLAGS)
 
-.PHONY: deps configure tools tool-tests tangle chapters build test check fuzz measure profile weave book serve clean format
+.PHONY: deps configure tools tool-tests tangle chapters build test check fuzz measure profile weave book pdf serve clean format
 deps:               ; @.ci/deps
 configure:          ; @cmake -S . -B $(QBUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS) >/dev/null
 # configured once; after that Ninja re-runs CMake itself when a CMakeLists.txt or a globbed folder
@@ -63,6 +63,9 @@ book: MEASURED_NOW = $(MEASURE)
 book: deps tangle   ; +$(if $(filter 1,$(MEASURE)),$(MAKE) build)
 	$(if $(filter 1,$(MEASURE)),$(MEASURE_RUN) || [ $$? -eq 3 ])
 	$(WOVEN) && book/render.sh $(QBUILD)/book $(QBUILD)/book/woven
+# the print view as a PDF whose contents have page numbers (two prints in headless Chromium, minutes;
+# needs pdftotext, Debian's poppler-utils): $(BUILD)/book/kernels-and-the-machine.pdf
+pdf:                ; $(QPYTHON) book/render/print_pdf.py $(QBUILD)/book
 # the book on http://127.0.0.1:$(PORT)/, each chapter re-rendered when saved and reloaded in the
 # browser (book/serve.py); a first make book MEASURE=0 where there is no book yet
 PORT    ?= 8000

@@ -15,6 +15,7 @@ import subprocess
 import tempfile
 import xml.etree.ElementTree as ET
 
+import api_theme
 from stamps import digest, read_bytes, tree_digest, write_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -205,7 +206,7 @@ def build(chapters, src_dir, out_dir, state):
         write_file(map_file, '')
         return map_file, digest(''), None
     page = mainpage(chapters, src_dir)
-    key = digest(tree_digest(src_dir), read_bytes(DOXYFILE), page, read_bytes(__file__))
+    key = digest(tree_digest(src_dir), read_bytes(DOXYFILE), page, read_bytes(__file__), api_theme.inputs())
     if not state.unchanged('api', key, os.path.join(api_dir, 'book.tag'), map_file):
         shutil.rmtree(api_dir, ignore_errors=True)   # links into the previous book: unlink, never rewrite
         os.makedirs(api_dir)
@@ -227,5 +228,6 @@ def build(chapters, src_dir, out_dir, state):
         pages = file_pages(os.path.join(api_dir, 'book.tag'), src_dir)
         add_backlinks(pages, src_dir, out_dir, {c['basename']: c for c in chapters})
         add_language(api_dir)
+        api_theme.theme(api_dir)   # the book's theme, a phone's width, axe's landmarks
         write_file(map_file, ''.join('%s\t%s\n' % item for item in sorted(pages.items())))
     return map_file, digest(read_bytes(map_file)), ('api', key)

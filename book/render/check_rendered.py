@@ -56,7 +56,14 @@ Errors (exit 1), each naming the page:
   - print.html (the whole book on one page) missing, or lacking a chapter;
   - (unless --no-epubcheck, and where Debian's epubcheck is installed: make deps) any error
     epubcheck finds in the EPUB; it runs beside the other checks (its Java start is most of its
-    time), and its time is printed.
+    time), and its time is printed;
+  - the EPUB's and the downloads' own (book/render/check_outputs.py): an internal link of the EPUB
+    to nothing, no cross-reference kept as a link (where the pages have some), no front matter, a
+    metadata field missing, a <details>; downloads.html missing where there are downloads, or not
+    listing one, or a download's README without its prerequisites, build and run steps and numbers;
+  - (unless --no-browser) the API pages (book/render/check_api.py): a sample wider than a 390 px
+    phone, or (where axe-core is installed) any axe-core violation of its WCAG A/AA rules and best
+    practices, at 390 px, in the light and the dark theme.
 Warnings (reported, exit 0): values marked "not yet measured" (a chapter measured on no GPU yet is legitimate
 until the first `make measure`), and each claim marked broken (the weaver already reports it).
 Exit 77 when Chromium is needed but not installed (ctest counts it as skipped)."""
@@ -79,6 +86,9 @@ import urllib.request
 import zipfile
 
 import lxml.etree   # python3-lxml (make deps)
+
+import check_api
+import check_outputs
 
 PLACEHOLDERS = [('{.m', 'an unresolved measurement key'), (']{.', 'an unrendered span'),
                 ('roofline:', 'an unresolved roofline figure'), (':::', 'an unrendered fenced div')]
@@ -1451,6 +1461,12 @@ def main(argv):
         linked = {urllib.parse.urlsplit(t).path for _, _, t in parse(os.path.join(root, 'index.html')).links}
         errors += ['index.html: no link to %s' % c for c in chapters if c not in linked]
     check_files(root, chapters, errors)
+    for epub, links, epub_xrefs in check_outputs.check_epub(root, errors, expect_xrefs=bool(xrefs)):
+        print('check-rendered: %s: %d links inside it, %d of them mentions of a chapter' % (epub, links, epub_xrefs))
+    archives = check_outputs.check_downloads(root, errors)
+    if archives:
+        print('check-rendered: downloads.html lists %d download(s), each README with its prerequisites, build, '
+              'run and numbers' % archives)
     ratios = check_contrast(root, errors)
     if ratios:
         print('check-rendered: contrast in the light theme: a code comment %.2f:1, a chapter\'s number %.2f:1'
@@ -1479,7 +1495,15 @@ def main(argv):
         jobs += [lambda e, t=theme: check_axe(browser, root, shown, e, (t,)) for theme in (('light', 'dark') if axe else ())]
         jobs += [lambda e: check_desktop_code(browser, root, shown, e)]
         jobs += [lambda e: check_search(browser, root, e)] if searchable else []
+        jobs += [lambda e: check_api.check_api(browser, root, e, axe)]
         found, found_errors = side_by_side(jobs)
+        api, api_errors = found.pop(), found_errors.pop()
+        errors += api_errors
+        if api:
+            print('check-rendered: %d API page(s) at 390 px, light and dark: the widest %s px at 390 px (%s); '
+                  'axe-core violations: %s' % (api['pages'], api['widest'][1], api['widest'][0],
+                                               ', '.join('%s %d' % kv for kv in sorted(api['violations'].items()))
+                                               if api['violations'] else ('none' if axe else 'not checked (no axe-core)')))
         for screen, widths, screen_errors in zip((PHONE, SMALL_PHONE), found, found_errors):
             errors += screen_errors
             warnings += phone_warnings[screen]

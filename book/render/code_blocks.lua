@@ -308,7 +308,7 @@ local function section_anchor(id, inlines, k)
 end
 
 function Inlines(inlines)
-  if not is_html or next(chapter_pages) == nil then return nil end
+  if next(chapter_pages) == nil then return nil end   -- the pages and the EPUB (book/render/epub.py) alike
   local out = pandoc.List()
   local i = 1
   while i <= #inlines do

@@ -9,6 +9,7 @@ import posixpath
 import re
 import tarfile
 
+import download_guide
 from stamps import digest, read_bytes, write_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -131,14 +132,11 @@ def cmake_lists(chapter, folders):
                 .replace('@FOLDERS@', calls))
 
 
-def readme(chapter):
-    return ('# %s %s\n\nThe code of this chapter of "Kernels and the Machine", tangled from the '
-            'chapter; edit the chapter, not these files.\n\n'
-            '    cmake -S . -B build -G Ninja\n'
-            '    cmake --build build\n    ctest --test-dir build --output-on-failure\n\n'
-            'It builds for the GPU nvidia-smi lists (for sm_90, the H100 and H200, where there is none); '
-            'add -DCMAKE_CUDA_ARCHITECTURES=89 (say) to the first line to choose.\n'
-            % (chapter['id'], chapter['title']))
+def readme(chapter, files):
+    """The README: what is inside, prerequisites, build and run, and how its numbers relate to
+    make measure's (book/render/download_guide.py, which the downloads page shares)."""
+    packed = [(rel, read_bytes(path)) for rel, path in files]
+    return download_guide.readme(chapter, download_guide.facts(chapter, packed, archive_name(chapter)))
 
 
 def archive_bytes(chapter, files):
@@ -146,7 +144,7 @@ def archive_bytes(chapter, files):
     folders = sorted({rel.split('/')[0] for rel, _ in files}, key=lambda f: (f != HARNESS, f))
     top = archive_name(chapter)
     members = [('CMakeLists.txt', cmake_lists(chapter, folders).encode()),
-               ('README.md', readme(chapter).encode()),
+               ('README.md', readme(chapter, files).encode()),
                ('cmake/cuda_architectures.cmake', read_bytes(ARCHITECTURES))]
     members += [('src/' + rel, read_bytes(path)) for rel, path in files]
     buffer = io.BytesIO()
@@ -171,7 +169,7 @@ def build(chapter, src_dir, out_dir, state):
     files = chapter_files(src_dir, chapter)
     target = os.path.join(out_dir, href(chapter))
     key = digest(chapter['id'], chapter['title'], [[rel, read_bytes(p)] for rel, p in files],
-                 read_bytes(CMAKE_TEMPLATE), read_bytes(ARCHITECTURES), read_bytes(__file__))
+                 read_bytes(CMAKE_TEMPLATE), read_bytes(ARCHITECTURES), read_bytes(__file__), download_guide.inputs())
     name = 'download:' + chapter['basename']
     if not state.unchanged(name, key, target):
         write_file(target, archive_bytes(chapter, files))

@@ -24,7 +24,9 @@ import sys
 import uuid
 import zipfile
 
-from pages import named, pandoc
+import epub_front
+import epub_tree
+from pages import SECTION_LINKS, chapter_map, chapter_sections, named, pandoc
 from stamps import digest, read_bytes, write_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -109,20 +111,31 @@ def ast_path(out_dir, chapter):
     return os.path.join(out_dir, AST_DIR, chapter['basename'] + '.json')
 
 
-def ast_key(chapter, version):
-    return digest(chapter_text(chapter), read_bytes(FILTER), read_bytes(__file__), version)
+def link_context(chapters):
+    """What code_blocks.lua needs to make a mention of a chapter ("appendix A's $B_\\text{read}$") a
+    link to it, as the pages do: the chapters' pages and section headings, section-links.txt. The
+    links name the chapters' pages; join() points them inside the EPUB."""
+    return {'BOOK_CHAPTERS': chapter_map(chapters), 'BOOK_SECTIONS': chapter_sections(chapters),
+            'BOOK_SECTION_LINKS': SECTION_LINKS}
 
 
-def chapter_ast(chapter, out_dir, state, version):
-    """The chapter's syntax tree (Pandoc's JSON, the code blocks' heads added by the filter), made
-    if its text changed; returns the state record."""
-    name, key, target = 'epub-ast:' + chapter['basename'], ast_key(chapter, version), ast_path(out_dir, chapter)
+def ast_key(chapter, version, links):
+    return digest(chapter_text(chapter), read_bytes(FILTER), read_bytes(__file__), version, sorted(links.items()),
+                  read_bytes(SECTION_LINKS) if os.path.exists(SECTION_LINKS) else b'')
+
+
+def chapter_ast(chapter, out_dir, state, version, links=None):
+    """The chapter's syntax tree (Pandoc's JSON, the code blocks' heads added by the filter, its
+    mentions of chapters made links when links = link_context(chapters)), made if its text or the
+    links' context changed; returns the state record."""
+    links = links or {}
+    name, key, target = 'epub-ast:' + chapter['basename'], ast_key(chapter, version, links), ast_path(out_dir, chapter)
     if state.unchanged(name, key, target):
         return name, key
     os.makedirs(os.path.dirname(target), exist_ok=True)
     done = pandoc(['pandoc', '--from', 'markdown-yaml_metadata_block', '--to', 'json', '--preserve-tabs', '--lua-filter',
                    FILTER, '--output', target + '.new'], named(chapter) + ' for the EPUB',
-                  input=chapter_text(chapter), capture_output=True, text=True)
+                  input=chapter_text(chapter), capture_output=True, text=True, env=dict(os.environ, **links))
     if done.returncode != 0:
         raise RuntimeError('pandoc failed on %s for the EPUB:\n%s' % (named(chapter), done.stderr.strip()))
     os.replace(target + '.new', target)
@@ -186,7 +199,8 @@ def load(asts, chapters):
 
 
 def join(asts, chapters):
-    """One document of the chapters' trees, in order, its links between chapters made internal."""
+    """One document of the chapters' trees, in order, its links between chapters made internal (a
+    link to a chapter's page, with or without a section's #id, points at that heading in the EPUB)."""
     used, targets = set(), {}
     for ast, chapter in zip(asts, chapters):
         renamed = {}
@@ -227,20 +241,39 @@ def cover_svg(book_title):
     return COVER % text
 
 
+def front_ast(chapters, out_dir):
+    """The front matter's tree (epub_front.markdown through Pandoc): small, so read at each build."""
+    done = pandoc(['pandoc', '--from', 'markdown-yaml_metadata_block', '--to', 'json'], 'the EPUB\'s front matter',
+                  input=epub_front.markdown(chapters, opening_id), capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError('pandoc failed on the EPUB\'s front matter (%s):\n%s' % (front_words(), done.stderr.strip()))
+    return done.stdout.encode('utf-8')
+
+
+def front_words():
+    return os.path.relpath(epub_front.FRONT['markdown'])
+
+
 def build(book_title, chapters, out_dir, state):
-    """The EPUB from the chapters' trees (chapter_ast made them); returns (record, remade)."""
+    """The EPUB from the chapters' trees (chapter_ast made them), after its front matter; returns
+    (record, remade)."""
     source = '\n'.join(chapter_text(c) for c in chapters)
     figures = sorted(set(FIGURE.findall(source)))
     figure_bytes = [read_bytes(os.path.join(out_dir, f)) for f in figures if os.path.exists(os.path.join(out_dir, f))]
     target = os.path.join(out_dir, NAME)
     epoch = pinned_epoch(chapters)
     asts = [read_bytes(ast_path(out_dir, c)) for c in chapters]
-    key = digest(book_title, asts, figure_bytes, [read_bytes(p) for p in (CSS, __file__)], epoch)
+    key = digest(book_title, [[c['id'], c['title'], c['basename']] for c in chapters], asts, figure_bytes,
+                 [read_bytes(p) for p in [CSS, __file__, epub_tree.__file__] + epub_front.inputs()], epoch)
     if state.unchanged('epub', key, target):
         return ('epub', key), False
     work = os.path.join(out_dir, '.render', 'book.json')
     try:
-        joined = json.dumps(join(load(asts, chapters), chapters), ensure_ascii=False)
+        tree = join(load([front_ast(chapters, out_dir)] + asts, [epub_front.FRONT] + chapters),
+                    [epub_front.FRONT] + chapters)
+        epub_tree.verdicts_plain(tree['blocks'])
+        epub_tree.label_box_cells(tree['blocks'])
+        joined = json.dumps(tree, ensure_ascii=False)
     except RecursionError:   # each chapter's tree was read and walked: the whole is no deeper
         raise RuntimeError('the EPUB nests too deeply to write (no chapter alone does): flatten the deepest')
     write_file(work, joined)
@@ -250,8 +283,8 @@ def build(book_title, chapters, out_dir, state):
         ['pandoc', work, '--from', 'json', '--to', 'epub3', '--mathml', '--toc', '--toc-depth', '2',
          '--no-highlight', '--css', CSS, '--epub-cover-image', cover,
          '--resource-path', out_dir, '--metadata', 'title=' + book_title, '--metadata', 'lang=en',
-         '--metadata', 'identifier=urn:uuid:%s' % uuid.uuid5(uuid.NAMESPACE_URL, 'book:' + book_title),
-         '--epub-chapter-level', '1', '--output', target + '.new'],
+         '--metadata', 'identifier=urn:uuid:%s' % uuid.uuid5(uuid.NAMESPACE_URL, 'book:' + book_title)]
+        + epub_front.metadata_args(epoch) + ['--epub-chapter-level', '1', '--output', target + '.new'],
         'the EPUB', capture_output=True, text=True, env=dict(os.environ, SOURCE_DATE_EPOCH=str(epoch)))
     if done.returncode != 0:
         raise RuntimeError('pandoc failed on the EPUB:\n' + done.stderr.strip())

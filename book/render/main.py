@@ -30,6 +30,7 @@ import time
 import apidocs
 import book_index
 import downloads
+import downloads_page
 import epub
 import front
 import pages
@@ -143,7 +144,7 @@ def draw_plot(script, woven, staging):
 
 
 def index_extras(staging, chapters, hrefs):
-    extras = [(h, 'Chapter %s: its code, to build on its own' % c['id']) for c, h in zip(chapters, hrefs) if h]
+    extras = [(downloads_page.NAME, 'Each chapter\'s code, to build and run on its own: the downloads')] if any(hrefs) else []
     if os.path.exists(os.path.join(staging, 'figures', 'roofline-book.svg')):
         extras.insert(0, ('figures/roofline-book.svg', 'Every kernel of the book on one roofline'))
     if os.path.exists(os.path.join(staging, 'api', 'index.html')):
@@ -229,6 +230,8 @@ def stage_pages(out, woven, src_dir, title, chapters, pool):
         for job in plot_jobs:
             job.result()
         extras = index_extras(staging, chapters, hrefs)
+        if any(hrefs):
+            downloads_page.build(title, chapters, hrefs, src_dir, staging, os.path.join(staging, '.render'))
         measurements = records_dir(woven)
         index_key = digest(title, [[c['id'], c['title'], c['basename'], c['stale'], c['measured'], c['claims'], c['book']]
                                    for c in chapters],
@@ -245,7 +248,7 @@ def stage_pages(out, woven, src_dir, title, chapters, pool):
         vendor_search(staging)
         for asset in ASSETS:
             write_file(os.path.join(staging, asset), read_bytes(os.path.join(BOOK, asset)))
-        keep = {pages.page_name(c) for c in chapters} | {'index.html', 'print.html'}
+        keep = {pages.page_name(c) for c in chapters} | {'index.html', 'print.html', downloads_page.NAME}
         for orphan in glob.glob(os.path.join(staging, '*.html')):
             if os.path.basename(orphan) not in keep:
                 os.unlink(orphan)
@@ -266,7 +269,8 @@ def from_the_pages(out, title, chapters, pool):
     place."""
     state = State(out)
     version = epub.pandoc_version()
-    ast_jobs = [pool.submit(epub.chapter_ast, c, out, state, version) for c in chapters]
+    links = epub.link_context(chapters)
+    ast_jobs = [pool.submit(epub.chapter_ast, c, out, state, version, links) for c in chapters]
     try:
         records, entries = search_index.build(out, chapters, pages.page_name, state)
         records.append(print_view.build(title, chapters, pages.page_name, out, state))

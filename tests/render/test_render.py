@@ -148,10 +148,19 @@ class RenderTest(Workspace):
             self.assertNotIn(b'<!DOCTYPE', members[name], name + ' keeps its DOCTYPE')
             self.assertIsNone(re.search(rb'<path(\s+(?!d=)[\w:-]+="[^"]*")*\s*/>', members[name]),
                               name + ' has a <path> without d')
-        chapter = members['EPUB/text/ch001.xhtml'].decode()
+        # ch001 is the front matter (book/render/epub_front.py), then the chapters in order
+        front = members['EPUB/text/ch001.xhtml'].decode()
+        self.assertIn('id="chapter-index"', front)
+        self.assertIn('href="ch002.xhtml#chapter-3-1-reduction"', front, 'a module lists its lessons, linked')
+        chapter = members['EPUB/text/ch002.xhtml'].decode()
         self.assertNotIn('A-bench.html', chapter, "a link to a chapter's page is left")
-        self.assertIn('href="ch002.xhtml#the-timer"', chapter)            # a heading of the next chapter
-        self.assertIn('href="ch002.xhtml#chapter-A-bench"', chapter)      # the chapter itself
+        self.assertIn('href="ch003.xhtml#the-timer"', chapter)            # a heading of the next chapter
+        self.assertIn('href="ch003.xhtml#chapter-A-bench"', chapter)      # the chapter itself
+        self.assertIn('class="xref"', chapter, 'a mention of a chapter in the prose is a link, as on its page')
+        self.assertNotIn('<details', chapter, 'verdicts are plain for readers without <details>')
+        opf = members['EPUB/content.opf'].decode()
+        for tag in ('dc:creator', 'dc:date', 'dc:language', 'dc:identifier', 'dc:description'):
+            self.assertIn('<' + tag, opf)
         self.assertIn('properties="cover-image"', members['EPUB/content.opf'].decode())
 
     def test_a_nav_with_maths_is_declared_and_one_without_is_not(self):
@@ -407,8 +416,14 @@ class ReaderTest(Workspace):
 
     def test_print_view_holds_every_chapter_with_unique_ids(self):
         page = self.read('print.html')
-        self.assertIn('<section class="print-chapter" id="3.1-reduction">', page)
-        self.assertIn('<section class="print-chapter" id="A-bench">', page)
+        self.assertIn('<section class="print-chapter" id="3.1-reduction" style="page: chapter-0">', page)
+        self.assertIn('<section class="print-chapter" id="A-bench" style="page: chapter-1">', page)
+        # front matter: a title page, the contents (numbers come from make pdf), the front page's words;
+        # each chapter a named page whose running head is its title
+        self.assertIn('<section class="print-title">', page)
+        self.assertIn('<section class="print-front" id="index">', page)
+        self.assertIn('@page chapter-1 { @top-center { content: "A The measuring harness";', page)
+        self.assertIn('<a href="#A-bench">A The measuring harness</a><span class="leader">', page)
         ids = re.findall(r'\bid="([^"]+)"', page)
         self.assertEqual(len(ids), len(set(ids)), 'ids are unique')
         self.assertIn('href="#A-bench--the-timer"', page, 'links between chapters stay inside the page')
@@ -498,8 +513,8 @@ class CheckTest(Workspace):
         # a link to a page the EPUB does not hold, as appendix B's links to the chapters' pages were
         path = os.path.join(self.out, 'kernels-and-the-machine.epub')
         members = epub_members(path)
-        members['EPUB/text/ch001.xhtml'] = members['EPUB/text/ch001.xhtml'].replace(
-            b'href="ch002.xhtml#the-timer"', b'href="A-bench.html"', 1)
+        members['EPUB/text/ch002.xhtml'] = members['EPUB/text/ch002.xhtml'].replace(
+            b'href="ch003.xhtml#the-timer"', b'href="A-bench.html"', 1)
         with zipfile.ZipFile(path, 'w') as z:
             z.writestr(zipfile.ZipInfo('mimetype'), members.pop('mimetype'))
             for name, data in members.items():
