@@ -83,6 +83,8 @@ import urllib.parse
 import urllib.request
 import zipfile
 
+import lxml.etree   # python3-lxml (make deps)
+
 PLACEHOLDERS = [('{.m', 'an unresolved measurement key'), (']{.', 'an unrendered span'),
                 ('roofline:', 'an unresolved roofline figure'), (':::', 'an unrendered fenced div')]
 CHUNK_REF = re.compile(r'<<[^<>\n]{1,80}>>')
@@ -359,12 +361,49 @@ class Page(html.parser.HTMLParser):
             self.text.append(data)
 
 
+class LxmlEvents:
+    """Hands lxml's parser events to an html.parser.HTMLParser subclass (Page, BoxTables): libxml2
+    tokenises in C, and the page checks before Chromium took 44 s of check-rendered on CI's machine,
+    nearly all of it html.parser's tokenising. The same starts, ends and text reach the handlers
+    (tests/render/test_check_rendered_parse.py compares the two on the fixture book)."""
+
+    def __init__(self, page):
+        self.page = page
+
+    def start(self, tag, attrib):
+        self.page.handle_starttag(tag, list(attrib.items()))
+
+    def end(self, tag):
+        self.page.handle_endtag(tag)
+
+    def data(self, data):
+        self.page.handle_data(data)
+
+    def comment(self, text):
+        pass
+
+    def close(self):
+        return self.page
+
+
+def feed(handlers, path):
+    """handlers (an html.parser.HTMLParser) given the page at path, through lxml; returns them."""
+    with open(path, 'rb') as f:
+        text = f.read()
+    lxml.etree.fromstring(text, lxml.etree.HTMLParser(target=LxmlEvents(handlers), encoding='utf-8'))
+    return handlers
+
+
+def feed_slowly(handlers, path):
+    """The same through html.parser itself (the test compares the two)."""
+    with open(path, encoding='utf-8', errors='replace') as f:
+        handlers.feed(f.read())
+    return handlers
+
+
 def parse(path, cache={}):
     if path not in cache:
-        page = Page()
-        with open(path, encoding='utf-8', errors='replace') as f:
-            page.feed(f.read())
-        cache[path] = page
+        cache[path] = feed(Page(), path)
     return cache[path]
 
 
@@ -476,9 +515,7 @@ def check_xrefs(root, pages, errors):
 def check_box_folds(root, name, errors):
     """A dated box keeps its symbols open and its results folded (code_blocks.lua): a phone reader
     meets the chapter's text in a screen or two, not after every result of the run."""
-    boxes = BoxTables()
-    with open(os.path.join(root, name), encoding='utf-8') as f:
-        boxes.feed(f.read())
+    boxes = feed(BoxTables(), os.path.join(root, name))
     for head, folded in boxes.tables:
         if head != 'symbol' and not folded:
             errors.append('%s: the dated box shows a table of results (first column "%s") unfolded: it belongs in '
@@ -1154,6 +1191,23 @@ def check_load(browser, root, errors):
 # in turn, in a desktop-sized frame, in the theme the harness names (the page's own switch:
 # data-theme on <html>); writes, per page, the number of failing elements and a few of them.
 AXE_SCRIPT = r"""
+// A page's code blocks repeat a dozen token colours on one background thousands of times, and
+// axe's contrast rule costs a style computation per element: each code block that brings a pair
+// not yet seen on the page (an element's tag, classes and style, in a block of its classes) stays
+// for axe, the others are taken out of the frame before it runs. Every colour pair is still
+// checked, each once a page; prose, tables and figures are all checked. Returns [kept, blocks].
+function dropRepeatedCode(doc) {
+  var seen = {}, blocks = doc.querySelectorAll('div.code'), kept = 0;
+  Array.prototype.forEach.call(blocks, function (block) {
+    var fresh = false;
+    Array.prototype.forEach.call(block.querySelectorAll('*'), function (e) {
+      var key = block.className + '|' + e.tagName + '.' + (e.getAttribute('class') || '') + '|' + (e.getAttribute('style') || '');
+      if (!seen[key]) { seen[key] = true; fresh = true; }
+    });
+    if (fresh) kept += 1; else block.remove();
+  });
+  return [kept, blocks.length];
+}
 function runAll(pages, theme, axeUrl) {
   var found = {}, i = 0;
   function next() {
@@ -1174,11 +1228,12 @@ function runAll(pages, theme, axeUrl) {
       script.src = axeUrl;
       script.onerror = function () { found[name] = { error: 'axe-core did not load' }; i += 1; frame.remove(); next(); };
       script.onload = function () {
+        var code = dropRepeatedCode(doc);
         frame.contentWindow.axe.run(doc, { runOnly: { type: 'rule', values: ['color-contrast'] },
                                            resultTypes: ['violations'] }).then(function (r) {
           var nodes = [];
           r.violations.forEach(function (v) { v.nodes.forEach(function (n) { nodes.push(n); }); });
-          found[name] = { failures: nodes.length, examples: nodes.slice(0, 3).map(function (n) {
+          found[name] = { failures: nodes.length, code: code, examples: nodes.slice(0, 3).map(function (n) {
             return n.target.join(' ') + ': ' + (n.any[0] && n.any[0].message || '').slice(0, 160); }) };
         }, function (e) { found[name] = { error: String(e) }; }).then(function () { i += 1; frame.remove(); next(); });
       };
@@ -1233,17 +1288,21 @@ def check_axe(browser, root, pages, errors, themes=('light', 'dark')):
                           % (theme, done.returncode, done.stderr.strip()[-300:]))
             continue
         results = json.loads(html.unescape(found.group(1)))
-        totals[theme] = 0
+        totals[theme], checked = 0, [0, 0]
         for name in pages:
             r = results.get(name) or {'error': 'no result'}
             if 'error' in r:
                 errors.append('%s: axe-core could not check its contrast in the %s theme (%s)' % (name, theme, r['error']))
                 continue
             totals[theme] += r['failures']
+            checked[0] += r.get('code', [0, 0])[0]
+            checked[1] += r.get('code', [0, 0])[1]
             if r['failures']:
                 errors.append('%s: %d element(s) under WCAG AA contrast in the %s theme (axe-core color-contrast), '
                               'e.g. %s; change the colour in book/style.css' % (name, r['failures'], theme,
                                                                                  '; '.join(r['examples'])))
+        print('check-rendered: axe-core (%s theme) saw %d of %d code blocks, the others repeating their colour pairs'
+              % (theme, checked[0], checked[1]))
     return totals
 
 
@@ -1319,24 +1378,33 @@ def check_screenshots(browser, root, page_name, errors):
 
 
 def side_by_side(jobs):
-    """Runs each job(errors) in a thread, as many at a time as the machine has cores: ([what each
-    returned], [the errors each found]), in the order of jobs. A job that raises is an error."""
-    results, lists = [None] * len(jobs), [[] for _ in jobs]
+    """Runs each job(errors) in a thread, as many at a time as the machine has cores, the next one
+    starting as soon as one ends: ([what each returned], [the errors each found]), in the order of
+    jobs. A job that raises is an error."""
+    results, lists, seconds = [None] * len(jobs), [[] for _ in jobs], [0.0] * len(jobs)
 
     def run(i):
+        started = time.monotonic()
         try:
             results[i] = jobs[i](lists[i])
         except Exception as e:   # noqa: BLE001 (a check that could not run is reported, never lost)
             lists[i].append('a check in Chromium could not run: %r' % e)
-    workers = max(1, min(len(jobs), os.cpu_count() or 1))
-    pending = list(range(len(jobs)))
-    while pending:
-        batch = [threading.Thread(target=run, args=(i,)) for i in pending[:workers]]
-        pending = pending[workers:]
-        for t in batch:
-            t.start()
-        for t in batch:
-            t.join()
+        seconds[i] = time.monotonic() - started
+    pending, lock = list(range(len(jobs))), threading.Lock()
+
+    def worker():   # takes the next job as soon as its last one ends
+        while True:
+            with lock:
+                if not pending:
+                    return
+                i = pending.pop(0)
+            run(i)
+    workers = [threading.Thread(target=worker) for _ in range(max(1, min(len(jobs), os.cpu_count() or 1)))]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join()
+    print('check-rendered: the Chromium checks took %s s of wall time each' % ', '.join('%.0f' % t for t in seconds))
     return results, lists
 
 
