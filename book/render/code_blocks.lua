@@ -480,6 +480,14 @@ function Div(div)
       -- the toolkit and clocks of the run, folded with its results (on a phone they took five lines
       -- before the chapter's first section): before the </details>
       blocks:insert(#blocks, block)
+    elseif results == false and tbl == nil and facts_paragraph(block) and #blocks > 0
+        and pandoc.utils.stringify(block):match('^[%w ]*:? ?CUDA runtime') then
+      -- a box with no results: its toolkit and clocks fold on their own
+      blocks:insert(pandoc.RawBlock('html', '<details class="box-results"><summary>The run: toolkit and clocks'
+        .. '</summary>'))
+      blocks:insert(block)
+      blocks:insert(pandoc.RawBlock('html', '</details>'))
+      results = true
     else
       blocks:insert(block)
       results = false
