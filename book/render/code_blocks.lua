@@ -467,10 +467,8 @@ function Div(div)
       blocks:insert(pandoc.RawBlock('html', string.format('<button type="button" class="symbols-more" '
         .. 'aria-expanded="false">Show all %d symbols</button>', rows)))
     elseif tbl and heads[1] ~= 'symbol' then
-      local columns = {}
-      for k = 2, #heads do if heads[k] ~= 'measured on' then table.insert(columns, heads[k]) end end
-      local summary = string.format('All %d result%s measured%s, and the run', rows,
-        rows == 1 and '' or 's', #columns > 0 and (' (' .. table.concat(columns, ', ') .. ')') or '')
+      -- one line on a phone: the count (its columns show once it is opened)
+      local summary = string.format('All %d result%s measured, and the run', rows, rows == 1 and '' or 's')
       blocks:insert(pandoc.RawBlock('html', '<details class="box-results"><summary>' .. escape_html(summary)
         .. '</summary>'))
       blocks:insert(block)

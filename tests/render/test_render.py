@@ -401,7 +401,7 @@ class ReaderTest(Workspace):
         self.assertEqual(done.returncode, 0, done.stderr)
         page = self.read('3.1-reduction.html')
         box = page.split('<div class="hwbox">')[1].split('<details class="glance">')[0]
-        self.assertRegex(box, r'(?s)<details class="box-results"><summary>All 1 result measured \(time, bandwidth\), and '
+        self.assertRegex(box, r'(?s)<details class="box-results"><summary>All 1 result measured, and '
                               r'the run</summary>.*reduce/v1@1024.*CUDA runtime 13\.0.*</details>\s*<p><span '
                               r'class="stale-note">', 'the facts folded with the results; the stale note stays out')
         self.assertIn('streaming multiprocessors', box.split('<details')[0], 'the symbols stay open')
