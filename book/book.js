@@ -48,7 +48,7 @@
   }
 
   // ---- Search: MiniSearch (vendored from npm as minisearch.js) over the documents of
-  // search-index.js: every heading, paragraph and code block. Both load on first use, as
+  // search-index.js: one a section (its heading, prose, formulas and code's names). Both load on first use, as
   // <script>s (not fetch()), so pages opened from file:// search too. Words are matched by prefix
   // (and, from four letters on, with one typo); all the words typed must occur. Apostrophes are
   // dropped ("Little's" = "Little’s"), a name with underscores is also its parts (B_dram: b, dram),
@@ -117,17 +117,23 @@
     loadScript('minisearch.js', function () {
       loadScript('search-core.js', function () {
       loadScript('search-index.js', function () {
-        var entries = window.BOOK_SEARCH_INDEX.entries;
-        var docs = window.BookSearch.documents(entries);
-        var built = window.BookSearch.build(window.MiniSearch, entries);
-        addInSlices(built, docs, function () {
+        var index = window.BOOK_SEARCH_INDEX, sections = index.sections;
+        var ready = function (built) {
           engine = built;
           loading = false;
           document.documentElement.dataset.search = 'ready';
-          var ready = waiting;
+          var answers = waiting;
           waiting = [];
-          ready.forEach(function (f) { f(); });
-        });
+          answers.forEach(function (f) { f(); });
+        };
+        // built at render time (make book with Node): loaded; else built here, a slice at a time
+        if (index.engine) {
+          window.BookSearch.load(window.MiniSearch, sections, index.engine).then(ready);
+          return;
+        }
+        var built = window.BookSearch.build(window.MiniSearch, sections);
+        var docs = window.BookSearch.documents(sections);
+        addInSlices(built, docs, function () { ready(built); });
       });
       });
     });
@@ -136,7 +142,7 @@
   // All the words typed (or their synonyms) must occur; where no entry holds them all ("tail
   // effect"), any of them; one row per section (book/search-core.js).
   function search(query) {
-    return window.BookSearch.search(engine, window.BOOK_SEARCH_INDEX.entries, query, 30);
+    return window.BookSearch.search(engine, window.BOOK_SEARCH_INDEX.sections, query, 30);
   }
 
   // The words of `text` that a term matched (by prefix), found as the index found them.

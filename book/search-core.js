@@ -1,15 +1,17 @@
 // The book's search, apart from the page: how text becomes terms (the index's and the query's),
-// how a query is asked, and how hits become one row per section. book/book.js loads it with
-// minisearch.js on the first search; tests/render/search_share.js runs the same code under Node on
-// a rendered book's search-index.js, with the learner queries of tests/render/search-queries.tsv.
+// how a query is asked, and how a section is ranked. book/book.js loads it with minisearch.js on
+// the first search; book/render/search_prebuild.js builds the engine with it at render time;
+// tests/render/search_share.js runs it under Node on a rendered book's search-index.js, with the
+// learner queries of tests/render/search-queries.tsv.
 //
+// Documents: one a section (book/render/search_index.py), so a result is a section, never twice.
 // Terms: words (letters, digits, underscores), lowercased, apostrophes dropped ("Little's" =
 // "Little’s"); a name with underscores is also its parts (B_dram: b, dram); a Greek letter is
-// also its name (λ = lambda). An English word of prose is cut to its stem (STEM: divergence,
-// divergent -> diverg; privatization, private -> privat), common words (STOP) are not indexed nor
-// asked, and a query's word is also asked as its synonyms (SYNONYMS: HBM = DRAM, smem = shared
-// memory). Code's identifiers are never stemmed (a word with a digit or an underscore, or one of a
-// code block's names, stays whole), so `float4` and `__syncthreads` are found as typed.
+// also its name (λ = lambda). A word of letters is indexed and asked as its stem (stem: divergence,
+// divergent -> diverg; tiled, tiling -> til), common words (STOP) are neither indexed nor asked,
+// and a query's word is also asked as its synonyms (SYNONYMS: HBM = DRAM, smem = shared memory).
+// A word with a digit or an underscore is a name and stays whole: `float4` and `__syncthreads`
+// are found as typed.
 (function (root) {
   'use strict';
   var GREEK = { 'α': 'alpha', 'β': 'beta', 'γ': 'gamma', 'δ': 'delta', 'ε': 'epsilon', 'ζ': 'zeta',
@@ -19,7 +21,7 @@
 
   var STOP = {};
   ('a an and are as at be been but by can do does for from has have how i if in into is it its of on ' +
-   'or so than that the their them then there these they this those to was we what when where which ' +
+   'or per so than that the their them then there these they this those to was we what when where which ' +
    'while who why will with you your')
     .split(' ').forEach(function (w) { STOP[w] = true; });
 
@@ -54,43 +56,45 @@
     return normal(text).match(WORD) || [];
   }
 
-  // A light English stemmer (a few of Porter's steps): the longest suffix of SUFFIXES that leaves
-  // a stem of at least 4 letters goes, then a final e or a doubled consonant. Letters only: a
-  // word with a digit or an underscore is a name and stays whole.
+  // A light English stemmer (a few of Porter's steps): the first suffix of SUFFIXES that leaves a
+  // stem of at least 4 letters (3 for an inflection, INFLECTIONS: tiled, tiling, tiles -> til) goes,
+  // then a final e (tile -> til) or a doubled consonant. Letters only: a word with a digit or an
+  // underscore is a name and stays whole.
   var SUFFIXES = ['izations', 'isations', 'ization', 'isation', 'ational', 'ations', 'ation', 'nesses',
     'ness', 'ments', 'ment', 'ences', 'ence', 'ances', 'ance', 'encies', 'ency', 'ents', 'ent', 'ants',
     'ant', 'ities', 'ity', 'ings', 'ing', 'izes', 'ized', 'ize', 'ises', 'ised', 'ise', 'ables',
     'able', 'ibles', 'ible', 'ically', 'ical', 'ally', 'als', 'al', 'ers', 'er', 'ives', 'ive', 'ies',
     'ied', 'ed', 'ly', 'es', 's'];
+  var INFLECTIONS = { ings: 1, ing: 1, ers: 1, er: 1, ed: 1, es: 1, s: 1 };
   function stem(word) {
-    if (word.length <= 4 || !/^[a-z]+$/.test(word)) return word;
+    if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
     for (var i = 0; i < SUFFIXES.length; i++) {
       var s = SUFFIXES[i];
-      if (word.length - s.length >= 4 && word.slice(-s.length) === s) {
+      if (word.length - s.length >= (INFLECTIONS[s] ? 3 : 4) && word.slice(-s.length) === s) {
         word = word.slice(0, -s.length);
         if (s === 'ies' || s === 'ied') word += 'y';
         break;
       }
     }
-    if (word.length > 4 && word.slice(-1) === 'e') word = word.slice(0, -1);
-    if (word.length > 4 && /([b-df-hj-np-tv-z])\1$/.test(word)) word = word.slice(0, -1);
+    if (word.length > 3 && word.slice(-1) === 'e') word = word.slice(0, -1);
+    if (word.length > 3 && /([b-df-hj-np-rtv-z])\1$/.test(word)) word = word.slice(0, -1);
     return word;
   }
 
-  // A term as indexed: itself, its parts if it has underscores, a Greek letter's name, its stem.
+  // A term as written: itself, its parts if it has underscores, a Greek letter's name.
   function terms(term) {
     var out = [term];
     if (term.indexOf('_') > 0) term.split('_').forEach(function (p) { if (p) out.push(p); });
     var spelled = term.replace(/[α-ω]/g, function (c) { return GREEK[c] || c; });
     if (spelled !== term) out.push(spelled);
-    var stemmed = stem(term);
-    if (stemmed !== term) out.push(stemmed);
     return out;
   }
 
+  // A term as indexed: as written, a word cut to its stem (as a query's word is: each form of a
+  // word is one term, counted once, not a stem and a whole word that both match).
   function indexTerm(term) {
     if (!term || STOP[term]) return null;
-    return terms(term);
+    return terms(term).map(stem);
   }
 
   // A query's word as asked: its stem (a prefix of every form of the word), or the word itself
@@ -100,14 +104,17 @@
     return stem(term);
   }
 
-  // Each kind of entry's weight: a heading, prose (a paragraph, a list item, a cell), the chapter's
-  // own code, and its apparatus (tests, benchmark registrations, launchers: folded on the page).
-  // The GPUs page (gpus.html: tables under the chapters' own titles) counts a third.
-  var KIND_BOOST = { h: 1.6, p: 1, c: 0.3, a: 0.05 };
+  // A section is one document (book/render/search_index.py): its heading (h), first paragraph
+  // (f), the rest of its prose (t), its formulas' words (x), the identifiers of the chapter's own
+  // code (c) and of its apparatus (a: tests, benchmark registrations, launchers, folded on the
+  // page), and the chapter's title (l). A heading and a first paragraph say what a section is
+  // about; code names what it does, and the apparatus repeats the chapter's names in every test:
+  // their weights, in FIELD_BOOST, put the prose far above them.
+  var FIELD_BOOST = { h: 4, f: 2, t: 0.7, x: 0.7, c: 0.2, a: 0.05, l: 1 };
 
-  function options(entries) {
+  function options(sections) {
     return {
-      fields: ['h', 't', 'x', 'c'],
+      fields: ['h', 'f', 't', 'x', 'c', 'a', 'l'],
       tokenize: tokenize,
       processTerm: indexTerm,
       searchOptions: {
@@ -117,79 +124,146 @@
         fuzzy: function (term) { return term.length >= 5 ? 1 : 0; },
         // a typo's match counts a tenth of an exact one (MiniSearch's default is 0.45), so that
         // `mbarrier` ranks the pages about mbarriers above those about `barrier`, one edit away
-        weights: { fuzzy: 0.1, prefix: 0.3 },
+        weights: { fuzzy: 0.1, prefix: 0.1 },
         combineWith: 'AND',
-        // the chapter's title counts a little: "coalescing" is what all of 2.1 is about
-        boost: { h: 5, x: 1.5, c: 0.7 },
-        boostDocument: function (id) {
-          var e = entries[id];
-          return (KIND_BOOST[e.k] || 1) * (e.p === 'gpus.html' ? 0.3 : 1);
-        }
+        boost: FIELD_BOOST,
+        // the GPUs page (gpus.html: tables under the chapters' own titles) counts a third
+        boostDocument: function (id) { return sections[id].p === 'gpus.html' ? 0.3 : 1; }
       }
     };
   }
 
-  function build(MiniSearch, entries) {
-    return new MiniSearch(options(entries));
+  function build(MiniSearch, sections) {
+    return new MiniSearch(options(sections));
   }
 
-  function documents(entries) {
-    return entries.map(function (e, i) { return { id: i, k: e.k, h: e.h, t: e.t, x: e.x || '', c: e.c }; });
+  // The engine search-index.js holds, built at render time (book/render/search_prebuild.js), loaded
+  // a thousand terms at a time (MiniSearch yields between them): a promise of the engine.
+  function load(MiniSearch, sections, engine) {
+    return MiniSearch.loadJSAsync ? MiniSearch.loadJSAsync(engine, options(sections))
+      : Promise.resolve(MiniSearch.loadJS(engine, options(sections)));
   }
 
-  // The query as a tree: every word (AND), each word or any of its synonyms (OR); a synonym of
-  // several words asks for all of them. Two words that together make a synonym's key ("shared
-  // memory", "tail effect") are asked as one entry with its synonyms.
-  function queryTree(query) {
+  function codeWords(s, apparatus) {
+    return (s.k || []).filter(function (b) { return !!b[2] === apparatus; })
+      .map(function (b) { return b[1]; }).join(' ');
+  }
+
+  function documents(sections) {
+    return sections.map(function (s, i) {
+      return { id: i, h: s.h, f: s.f || '', t: s.t || '', x: s.x || '', c: codeWords(s, false),
+               a: codeWords(s, true), l: s.c };
+    });
+  }
+
+  // The query's parts: each word typed (a stop word is not), or two words that together make a
+  // synonym's key ("shared memory", "tail effect"); each part is asked as itself or any of its
+  // synonyms (OR; a synonym of several words asks for all of them), a synonym at SYNONYM_WEIGHT.
+  // `stems`: the terms that count as the part found.
+  var SYNONYM_WEIGHT = 0.5;
+  function queryParts(query) {
     var words = tokenize(query).filter(function (w) { return !STOP[w]; });
     var parts = [];
     for (var i = 0; i < words.length; i++) {
       var pair = i + 1 < words.length ? words[i] + ' ' + words[i + 1] : null;
       var key = pair && SYNONYM[pair] ? pair : words[i];
       if (key === pair) i++;
-      var alternatives = [key].concat(SYNONYM[key] || []).map(function (alt) {
+      var stems = {};
+      var alternatives = [key].concat(SYNONYM[key] || []).map(function (alt, n) {
         var ws = tokenize(alt);
-        return ws.length > 1 ? { combineWith: 'AND', queries: ws } : ws[0];
+        ws.forEach(function (w) { var t = queryTerm(w); if (t) stems[t] = true; });
+        var q = { combineWith: 'AND', queries: ws };
+        if (n > 0) q.boostTerm = function () { return SYNONYM_WEIGHT; };
+        return q;
       });
-      parts.push(alternatives.length > 1 ? { combineWith: 'OR', queries: alternatives } : alternatives[0]);
+      parts.push({ tree: { combineWith: 'OR', queries: alternatives }, stems: stems });
     }
+    return parts;
+  }
+
+  // The query as MiniSearch asks it: any part (OR); search() ranks by how many parts a section holds.
+  function queryTree(query) {
+    var parts = queryParts(query);
     if (!parts.length) return null;
-    return parts.length > 1 ? { combineWith: 'AND', queries: parts } : parts[0];
+    return { combineWith: 'OR', queries: parts.map(function (p) { return p.tree; }) };
   }
 
-  // The section an entry belongs to: its page and its heading (a code block has its own anchor,
-  // its section is the heading above it).
-  function sectionOf(e) {
-    return e.p + '\u0000' + (e.h || '');
+  // Whether an index term (as MiniSearch reports it matched) is one of a text's terms.
+  function holds(text, term) {
+    return tokenize(text).some(function (w) {
+      return terms(w).some(function (t) { return t === term; });
+    });
   }
 
-  // Hits, one row per section (its best hit, whose score counts the section's other hits a little),
-  // best first; where no entry holds every word, any of them.
-  function search(engine, entries, query, limit) {
-    var tree = queryTree(query);
-    if (!tree) return [];
-    var hits = engine.search(tree);
-    if (!hits.length && tokenize(query).length > 1) {
-      hits = engine.search(query, { combineWith: 'OR' });
-    }
-    var rows = [], bySection = {};
-    hits.forEach(function (hit) {
-      var entry = entries[hit.id], key = sectionOf(entry);
-      var row = bySection[key];
-      if (!row) {
-        row = bySection[key] = { entry: entry, terms: hit.terms, score: hit.score, best: hit.score };
-        rows.push(row);
-      } else {
-        row.score += 0.1 * hit.score;
-        if (entry.k === 'h' && row.entry.k !== 'h') row.heading = entry;
+  // A hit as its row shows it: the section (p, s: its anchor; c: the chapter; h: its heading),
+  // where the row leads (a: the section's anchor, or the first code block holding a word where
+  // only code matched and the index lists the blocks), what kind of text matched (k: h a heading,
+  // p prose, c code, a apparatus) and the text to cut an excerpt from (t).
+  function row(section, hit) {
+    var fields = {};
+    Object.keys(hit.match).forEach(function (term) {
+      hit.match[term].forEach(function (f) { fields[f] = true; });
+    });
+    var r = { p: section.p, s: section.a, a: section.a, c: section.c, h: section.h, k: 'h', t: '' };
+    var text = (section.f || '') + (section.t ? '\n' + section.t : '');
+    if (fields.f || fields.t || fields.x) {
+      r.k = 'p';
+      r.t = text;
+    } else if (!fields.h && !fields.l && (fields.c || fields.a)) {
+      // code alone: its names matched (the page marks the first and opens its fold on arrival); where
+      // the index ships the blocks (an engine built in the browser), the first block holding one
+      r.k = fields.c ? 'c' : 'a';
+      r.t = hit.terms.join(' ');
+      var block = (section.k || []).filter(function (b) {
+        return hit.terms.some(function (term) { return holds(b[1], term); });
+      })[0];
+      if (block) {
+        r.a = block[0];
+        r.k = block[2] ? 'a' : 'c';
+        r.t = block[1];
       }
+    }
+    return r;
+  }
+
+  // A word the index holds as typed is asked as typed; only a word it does not hold is completed
+  // (a prefix: `cudaGraph` finds cudaGraphLaunch) or corrected (one typo: occupncy). Completed, a
+  // whole word would also match every longer name that starts with it (warp: warpid, warp_count,
+  // warpStamp...), and the apparatus holds hundreds. (MiniSearch has no public test for a term;
+  // _index is its term tree, a SearchableMap, in 7.x.)
+  function expansions(engine) {
+    function held(term) { return engine._index && engine._index.has(term); }
+    return {
+      prefix: function (term) { return term.length >= 3 && !held(term); },
+      fuzzy: function (term) { return term.length >= 5 && !held(term) ? 1 : 0; }
+    };
+  }
+
+  // Hits, one row per section, best first: a section's score (MiniSearch's sum over the terms it
+  // holds, without MiniSearch's factor of how many terms matched, which counts a word's synonyms as
+  // more words) times the square of the share of the query's parts it holds, so that a section
+  // holding every word typed ranks first unless one holding fewer holds them far more strongly.
+  function search(engine, sections, query, limit) {
+    var parts = queryParts(query);
+    if (!parts.length) return [];
+    var hits = engine.search({ combineWith: 'OR', queries: parts.map(function (p) { return p.tree; }) },
+                             expansions(engine));
+    var rows = hits.map(function (hit) {
+      var held = parts.filter(function (p) {
+        return hit.queryTerms.some(function (t) { return p.stems[t]; });
+      }).length;
+      var share = held / parts.length;
+      return { hit: hit, score: hit.score / Math.max(1, hit.queryTerms.length) * share * share };
     });
     rows.sort(function (a, b) { return b.score - a.score; });
-    return rows.slice(0, limit || 30);
+    return rows.slice(0, limit || 30).map(function (r) {
+      return { entry: row(sections[r.hit.id], r.hit), terms: r.hit.terms, score: r.score };
+    });
   }
 
   var api = { normal: normal, tokenize: tokenize, terms: terms, stem: stem, GREEK: GREEK, STOP: STOP,
-              SYNONYM: SYNONYM, build: build, documents: documents, queryTree: queryTree, search: search };
+              SYNONYM: SYNONYM, options: options, build: build, load: load, documents: documents, queryTree: queryTree, queryParts: queryParts,
+              search: search };
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.BookSearch = api;
 })(typeof window !== 'undefined' ? window : this);

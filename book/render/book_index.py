@@ -1,5 +1,6 @@
 """The book's chapters, in order, as the weaver's book.json lists them (id, title, basename,
-stale, measured date), completed with each chapter's src folder from its front matter."""
+stale, measured date, claims by verdict), completed with each chapter's src folder from its front
+matter and what the book tells of its GPU (told_of)."""
 import json
 import os
 import re
@@ -32,6 +33,15 @@ def front_matter_value(text, key):
     return value.group(1).strip('"\'') if value else None
 
 
+def told_of(book, entries):
+    """What the chapters' openings and the front page tell of the woven GPU (book/render/told.py):
+    its name, the reference's, and where the list of what does not hold is (the GPUs page)."""
+    book = book if isinstance(book, dict) else {}
+    return {'gpu': book.get('gpu'), 'reference_gpu': book.get('reference_gpu'),
+            'woven_is_reference': book.get('woven_is_reference', True),
+            'list': 'gpus.html#does-not-hold' if any(isinstance(e, dict) and e.get('basename') == 'gpus' for e in entries) else None}
+
+
 def read(woven_dir, repo):
     """Returns (book title, [chapter dict]) from WOVEN_DIR/book.json."""
     path = os.path.join(woven_dir, 'book.json')
@@ -46,6 +56,7 @@ def read(woven_dir, repo):
     if not isinstance(entries, list) or not entries:
         raise BookError('%s: expected a list of chapters (or {"chapters": [...]})' % path)
     title = book.get('title', DEFAULT_TITLE) if isinstance(book, dict) else DEFAULT_TITLE
+    told = told_of(book, entries)
     chapters = []
     for n, entry in enumerate(entries):
         missing = [k for k in ('id', 'title', 'basename') if k not in entry]
@@ -68,5 +79,7 @@ def read(woven_dir, repo):
             'measured': entry.get('measured') or entry.get('measured_date') or entry.get('date') or '',
             'src': src or '', 'markdown': md, 'text': text,
             'source': entry.get('source') if isinstance(entry.get('source'), str) else None,
+            'claims': entry.get('claims') if isinstance(entry.get('claims'), dict) else None,
+            'book': told,
         })
     return title, chapters

@@ -309,6 +309,7 @@ class Page(html.parser.HTMLParser):
         self.serial = 0
         self.h1 = 0
         self.headings, self.heading = [], None   # [id, has a self-link] of each h2-h4 with an id
+        self.untold, self.told, self.in_told = [], set(), False   # claims not holding; the told line's links
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -323,6 +324,12 @@ class Page(html.parser.HTMLParser):
             self.heading[1] = True
         if a.get('id'):
             self.ids.add(a['id'])
+            if tag == 'div' and {'claim-broken', 'claim-unmeasured'} & set(classes):
+                self.untold.append(a['id'])
+        if tag == 'p' and 'told' in classes:
+            self.in_told = True
+        if tag == 'a' and self.in_told and a.get('href', '').startswith('#'):
+            self.told.add(a['href'][1:])
         if tag == 'a' and a.get('name'):
             self.ids.add(a['name'])
         for attr in ('href', 'src'):
@@ -348,6 +355,8 @@ class Page(html.parser.HTMLParser):
     def handle_endtag(self, tag):
         if tag in ('h2', 'h3', 'h4'):
             self.heading = None
+        if tag == 'p':
+            self.in_told = False
         for i in range(len(self.stack) - 1, -1, -1):
             if self.stack[i][0] == tag:
                 for closed, _, _ in self.stack[i:]:
@@ -453,6 +462,13 @@ def check_text(name, page, errors, warnings):
         warnings.append('%s: has values "not yet measured" (run make measure on a GPU)' % name)
     if 'claim-broken' in page.classes:
         warnings.append('%s: has a claim that no longer holds on this GPU' % name)
+    # a claim that does not hold, or cannot be checked, is named under the chapter's title
+    # (book/render/told.py, from the weaver's counts): the reader learns of it before meeting it
+    untold = [i for i in page.untold if i not in page.told]
+    if untold:
+        errors.append('%s: the line under the title does not link to the claim(s) %s, which do not hold or '
+                      'cannot be checked on this GPU (book.json counts them: weave again)'
+                      % (name, ', '.join('#' + i for i in untold)))
 
 
 class BoxTables(html.parser.HTMLParser):
@@ -623,33 +639,46 @@ INDEX_PREFIX = 'window.BOOK_SEARCH_INDEX = '
 
 
 def search_entries(root):
-    """The search index's entries, read from search-index.js (a script: its one statement sets
+    """The search index's sections, read from search-index.js (a script: its one statement sets
     window.BOOK_SEARCH_INDEX to JSON). Raises OSError or ValueError if it is missing or malformed."""
     with open(os.path.join(root, 'search-index.js'), encoding='utf-8') as f:
         text = f.read()
     if not text.startswith(INDEX_PREFIX):
         raise ValueError('does not start with %r' % INDEX_PREFIX)
-    return json.loads(text[len(INDEX_PREFIX):].rstrip().rstrip(';'))['entries']
+    return json.loads(text[len(INDEX_PREFIX):].rstrip().rstrip(';'))['sections']
+
+
+def code_names(root, sections):
+    """The identifiers of the chapters' own code (not the apparatus) the index holds: the terms of
+    the prebuilt engine's field c (MiniSearch's serialized index: [term, {field id: {doc: count}}]),
+    or, where the index has no engine, its sections' code blocks."""
+    with open(os.path.join(root, 'search-index.js'), encoding='utf-8') as f:
+        index = json.loads(f.read()[len(INDEX_PREFIX):].rstrip().rstrip(';'))
+    engine = index.get('engine')
+    if engine:
+        field = str(engine['fieldIds']['c'])
+        return [term for term, fields in engine['index'] if field in fields]
+    return [w for s in sections for block in s.get('k', []) if len(block) == 2 for w in block[1].split()]
 
 
 def check_index(root, chapters, errors):
-    """Every chapter is in the search index; no short entry that is neither a heading nor a formula
-    (a table cell: see book/render/search_index.py, SHORT); no unused search-index.json beside it."""
+    """Every chapter is in the search index, one document per section (no page and anchor twice);
+    no unused search-index.json beside it."""
     try:
-        entries = search_entries(root)
+        sections = search_entries(root)
     except (OSError, ValueError, KeyError) as e:
         errors.append('search-index.js: missing or unreadable (%s); make book writes it' % e)
         return
-    indexed = {e['p'] for e in entries}
+    indexed = {s['p'] for s in sections}
     for page in chapters:
         if page not in indexed:
             errors.append('search-index.js: nothing from %s' % page)
-    short = [e for e in entries
-             if e['k'] != 'h' and len(e['t'].strip()) < 25 and not (e['k'] == 'p' and e.get('x'))]
-    if short:
-        errors.append('search-index.js: %d entries under 25 characters that are neither headings nor formulas '
-                      '(table cells), e.g. %r in %s; book/render/search_index.py (SHORT) leaves them out'
-                      % (len(short), short[0]['t'], short[0]['p']))
+    seen = set()
+    for s in sections:
+        if (s['p'], s['a']) in seen:
+            errors.append('search-index.js: %s#%s is indexed twice (one document a section: '
+                          'book/render/search_index.py)' % (s['p'], s['a']))
+        seen.add((s['p'], s['a']))
     if os.path.exists(os.path.join(root, 'search-index.json')):
         errors.append('search-index.json: shipped but read by nothing (book.js loads search-index.js); '
                       'a stale file from an older render: delete it')
@@ -927,32 +956,33 @@ REVIEW_QUERIES = ['bank conflict', "Little's law", 'Littles law', 'occupancy', '
 def search_queries(root):
     """[(what, query)]: one query for each kind of thing the index holds, and one typed into the
     box of a page opened without ?q= at once on focus, while the index is loading (TYPED)."""
-    entries = search_entries(root)
+    sections = search_entries(root)
     queries = []
-    heading = next((w for e in entries if e['k'] == 'h' for w in re.findall(r'[A-Za-z]{6,}', e['t'])), None)
+    heading = next((w for s in sections for w in re.findall(r'[A-Za-z]{6,}', s['h'])), None)
     if heading:
         queries.append(('a word of a heading', heading[:-1]))          # a prefix of it
-    code = next((w for e in entries if e['k'] == 'c' for w in (e.get('x') or '').split()
-                 if '_' in w.strip('_') and len(w) > 6), None)
+    code = next((w for w in code_names(root, sections) if '_' in w.strip('_') and len(w) > 6), None)
     if code:
         queries.append(('a code identifier', code))
-    curly = next((m.group(0) for e in entries for m in re.finditer(r'\b[A-Z][a-z]+’s\b', e['t'])), None)
+    prose = [s.get('f', '') + ' ' + s.get('t', '') for s in sections]
+    curly = next((m.group(0) for t in prose for m in re.finditer(r'\b[A-Z][a-z]+’s\b', t)), None)
     if curly:
         queries.append(('a curly apostrophe typed straight', curly.replace('’', "'")))
-    symbol = next((w for e in entries if e['k'] != 'c' for w in (e.get('x') or '').split()
+    symbol = next((w for s in sections for w in s.get('x', '').split()
                    if re.fullmatch(r'[A-Za-z]+_[A-Za-z0-9]{2,}', w)), None)
     if symbol:
         queries.append(('a symbol with an underscore', symbol))
-    greek = next((w for e in entries for w in (e.get('x') or '').split()
+    greek = next((w for s in sections for w in s.get('x', '').split()
                   if w in ('lambda', 'alpha', 'beta', 'sigma', 'rho', 'tau', 'theta', 'mu')), None)
     if greek:
         queries.append(('a Greek letter by name', greek))
-    letter = next((c for c in 'λφηρσμ' if any(c in (e.get('x') or '') or c in e['t'] for e in entries)), None)
+    letter = next((c for c in 'λφηρσμ' if any(c in s.get('x', '') or c in t for s, t in zip(sections, prose))), None)
     if letter:
         queries.append(('a Greek letter, one character', letter))
     if heading:
         queries.append((TYPED, heading[:-1]))
-    held = ' '.join(' '.join((e['h'], e['t'], e.get('x', ''))) for e in entries).lower().replace("'", '').replace('’', '')
+    held = ' '.join(' '.join([s['h'], t, s.get('x', '')] + [b[1] for b in s.get('k', [])])
+                    for s, t in zip(sections, prose)).lower().replace("'", '').replace('’', '')
 
     def in_index(query):
         words = re.findall(r'\w+', REVIEW_TYPOS.get(query, query).lower().replace("'", ''))
@@ -963,12 +993,14 @@ def search_queries(root):
 SEARCH_QUERIES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                               'tests', 'render', 'search-queries.tsv')
 SEARCH_SHARE_GOAL = 0.9   # the share of the learner queries whose first result is their section (issue 36)
+SEARCH_SHARE_FLOOR = 0.78  # under it, an error: the share reached (61 of 77); raised as ranking improves, never lowered
 
 
-def search_share(root, warnings):
+def search_share(root, errors, warnings):
     """(found first, queries): tests/render/search_share.js, the book's own search under Node, on the
     learner queries, where Node is installed and the book holds the pages they name (not the test
-    fixture); a share under SEARCH_SHARE_GOAL is warned about, naming the misses. None otherwise."""
+    fixture); a share under SEARCH_SHARE_FLOOR is an error, one under SEARCH_SHARE_GOAL a warning,
+    naming the misses. None otherwise."""
     node = shutil.which('node')
     if not node or not os.path.exists(os.path.join(root, '1.1-warps.html')) or not os.path.exists(SEARCH_QUERIES):
         return None
@@ -979,10 +1011,14 @@ def search_share(root, warnings):
     except ValueError:
         warnings.append('the search share could not be measured: %s' % done.stderr.strip()[-300:])
         return None
-    if found['found'] < SEARCH_SHARE_GOAL * found['total']:
-        misses = [r['query'] for r in found['results'] if not r['first']]
+    misses = ', '.join(r['query'] for r in found['results'] if not r['first'])
+    if found['found'] < SEARCH_SHARE_FLOOR * found['total']:
+        errors.append('search: %d of %d learner queries find their section first, under the %.0f%% already reached '
+                      '(book/search-core.js ranks them; node tests/render/search_share.js BOOK_DIR lists each); the '
+                      'misses: %s' % (found['found'], found['total'], 100 * SEARCH_SHARE_FLOOR, misses))
+    elif found['found'] < SEARCH_SHARE_GOAL * found['total']:
         warnings.append('search: %d of %d learner queries find their section first, under the goal of %.0f%%; the '
-                        'misses: %s' % (found['found'], found['total'], 100 * SEARCH_SHARE_GOAL, ', '.join(misses)))
+                        'misses: %s' % (found['found'], found['total'], 100 * SEARCH_SHARE_GOAL, misses))
     return found['found'], found['total']
 
 
@@ -1513,7 +1549,7 @@ def main(argv):
                       'task %d ms (best of %d loads: %s ms; real time, Chromium\'s CPU throttle off, not the 4x '
                       'phone stand-in), answered after %d ms' % (LOAD_QUERY, LOAD_PAGE, load[0], LOAD_TRIES,
                                                                  ', '.join(map(str, load[2])), load[1]))
-            share = search_share(root, warnings)
+            share = search_share(root, errors, warnings)
             if share:
                 print('check-rendered: search: %d of %d learner queries (tests/render/search-queries.tsv) find their '
                       'section first, %.0f%%' % (share[0], share[1], 100.0 * share[0] / share[1]))

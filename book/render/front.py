@@ -21,6 +21,8 @@ import json
 import os
 import re
 
+import told
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 BOOK = os.path.dirname(HERE)
 WORDS = os.path.join(BOOK, 'front.md')
@@ -172,8 +174,8 @@ def machine_line(records_dir):
 
 def lesson_item(c, page_name):
     stale = ' <strong class="stale">stale: the code changed since its numbers</strong>' if c['stale'] else ''
-    return '<li><span class="id">%s</span><a href="%s">%s</a>%s</li>' % (
-        html.escape(c['id']), page_name(c), html.escape(c['title']), stale)
+    return '<li><span class="id">%s</span><a href="%s">%s</a>%s%s</li>' % (
+        html.escape(c['id']), page_name(c), html.escape(c['title']), stale, told.lesson_mark(c))
 
 
 def module_lists(words, chapters, page_name):
@@ -198,6 +200,7 @@ def body(book_title, chapters, extras, records_dir, page_name):
     words = read_words()
     appendices = [c for c in chapters if not ('.' in c['id'] and c['id'].split('.')[0].isdigit())]
     parts = ['<h1 class="title">%s</h1>' % html.escape(book_title)]
+    parts.append(told.banner(chapters, page_name))   # where the book stands on its GPU, first
     parts += ['<p class="lead">%s</p>' % html.escape(p) for p in words['intro']]
     parts.append(machine_line(records_dir))
     parts += ['<h2 id="outcomes">What you will be able to do</h2>', '<ol class="outcomes">',

@@ -35,6 +35,7 @@ import front
 import pages
 import print_view
 import search_index
+import told
 from stamps import State, digest, read_bytes, write_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -229,8 +230,10 @@ def stage_pages(out, woven, src_dir, title, chapters, pool):
             job.result()
         extras = index_extras(staging, chapters, hrefs)
         measurements = records_dir(woven)
-        index_key = digest(title, [[c['id'], c['title'], c['basename'], c['stale'], c['measured']] for c in chapters],
-                           extras, tools, front.inputs(measurements), read_bytes(front.__file__))
+        index_key = digest(title, [[c['id'], c['title'], c['basename'], c['stale'], c['measured'], c['claims'], c['book']]
+                                   for c in chapters],
+                           extras, tools, front.inputs(measurements), read_bytes(front.__file__),
+                           read_bytes(told.__file__))
         if not state.unchanged('index', index_key, os.path.join(staging, 'index.html')):
             page_jobs['index'] = (pool.submit(pages.render_index, title, chapters, extras, measurements, staging,
                                               os.path.join(staging, '.render')), ('index', index_key))

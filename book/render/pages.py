@@ -6,6 +6,7 @@ import subprocess
 
 import book_index
 import front
+import told
 from stamps import digest, read_bytes, write_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -54,7 +55,8 @@ DAY = re.compile(r'\d{4}-\d{2}-\d{2}(T|$)')   # a record's stamp, 2026-12-01T11:
 
 
 def variables(book_title, chapters, i, download):
-    """The template's variables for chapter i, HTML-escaped (Pandoc inserts -V values as they are)."""
+    """The template's variables for chapter i, HTML-escaped (Pandoc inserts -V values as they are);
+    `told`, where the woven GPU's verdicts are told, is HTML made from escaped words."""
     chapter = chapters[i]
     prev, nxt = neighbours(chapters, i)
     values = {'book-title': book_title, 'chapter-id': chapter['id'], 'chapter-title': chapter['title'],
@@ -68,7 +70,11 @@ def variables(book_title, chapters, i, download):
         values.update({'prev-href': page_name(prev), 'prev-title': prev['id'] + ' ' + prev['title']})
     if nxt:
         values.update({'next-href': page_name(nxt), 'next-title': nxt['id'] + ' ' + nxt['title']})
-    return {k: html.escape(v, quote=True) for k, v in values.items() if v}
+    escaped = {k: html.escape(v, quote=True) for k, v in values.items() if v}
+    opening = told.opening(chapter)   # HTML already, its words escaped (book/render/told.py)
+    if opening:
+        escaped['told'] = opening
+    return escaped
 
 
 def module_of(chapter):

@@ -1,20 +1,22 @@
-"""The search index's documents: every heading, paragraph and code block of every chapter page
-(a code block of the apparatus, folded on the page, is kind a, which book/search-core.js weighs
-far below the prose; neither a claim's verdict, the comparisons folded under it, nor the dated box,
-the same symbols in every chapter and the run's numbers, is indexed),
-with the anchor of the heading above it (a code block: its own anchor). A paragraph's formulas are
-kept as searchable words (x: B_\\text{dram} gives B_dram, \\lambda gives lambda and λ); a code
-block's identifiers likewise, and its whole text (no cut: a call near the end of a long block is
-found too). A paragraph, cell or code block of fewer than SHORT characters is left out unless it
-holds a formula: those are table cells ("1", "rung", "1×") whose hits only crowd out the prose. One fragment per chapter is kept in .render/search/ (remade only
-when its page changed); the fragments are joined, in book order, into search-index.js, a script
-that sets window.BOOK_SEARCH_INDEX (a <script>, not fetched JSON, so file:// pages work).
-book/book.js indexes these documents with MiniSearch (vendored as minisearch.js) on the first
-search."""
+"""The search index's documents: one a section of every chapter page (its heading, first paragraph,
+the rest of its prose, the words of its formulas, and its code blocks' identifiers, each block
+marked where it is apparatus, folded on the page), which book/search-core.js weighs field by field,
+the prose far above the code. Neither a claim's verdict, the comparisons folded under it, the dated
+box (the same symbols in every chapter and the run's numbers), nor the date and download line is
+indexed. A formula is kept as searchable words (x: B_\\text{dram} gives B_dram, \\lambda gives lambda
+and λ); a code block as its identifiers. A paragraph, cell or code block of fewer than SHORT
+characters is left out unless it holds a formula: those are table cells ("1", "rung", "1×").
+One fragment per chapter is kept in .render/search/ (remade only when its page changed); the
+fragments are joined, in book order, into search-index.js, a script that sets
+window.BOOK_SEARCH_INDEX (a <script>, not fetched JSON, so file:// pages work), with the MiniSearch
+engine built over them by search_prebuild.js under Node, so the browser loads it rather than
+builds it. `python3 search_index.py BOOK_DIR` makes the index again from a rendered book's pages."""
 import html.parser
 import json
 import os
 import re
+import shutil
+import subprocess
 
 from stamps import digest, read_bytes, write_file
 
@@ -59,6 +61,7 @@ class _Collector(html.parser.HTMLParser):
         self.tex, self.code, self.code_anchor = None, None, ''
         self.details = []       # the <details> open around here: 'verdict', 'apparatus' or ''
         self.box = 0            # the depth of <div>s inside the dated box (0: outside it)
+        self.meta = False
 
     def handle_starttag(self, tag, attrs):
         if tag == 'main':
@@ -87,6 +90,8 @@ class _Collector(html.parser.HTMLParser):
             self.skip += 1
         elif self.skip == 0 and self.block is None and (tag in HEADINGS or tag in TEXT_TAGS):
             self.block, self.text, self.extra = tag, [], []
+            # the date and download line, and the line that tells how many claims hold on this GPU
+            self.meta = bool({'chapter-meta', 'told'} & set((a.get('class') or '').split()))
             if tag in HEADINGS:
                 self.anchor = dict(attrs).get('id') or self.anchor
 
@@ -111,7 +116,7 @@ class _Collector(html.parser.HTMLParser):
             code = ''.join(self.code)
             if code.strip():
                 self.entries.append(('a' if 'apparatus' in self.details else 'c', self.code_anchor or self.anchor, self.heading,
-                                     code, code_words(code)))
+                                     code, code_words(code), self.anchor))
             self.code, self.code_anchor = None, ''
         if tag in SKIP:
             self.skip = max(0, self.skip - 1)
@@ -120,9 +125,9 @@ class _Collector(html.parser.HTMLParser):
             extra = ' '.join(self.extra)
             if tag in HEADINGS:
                 self.heading = text
-                self.entries.append(('h', self.anchor, text, text, extra))
-            elif text or extra:
-                self.entries.append(('p', self.anchor, self.heading, text, extra))
+                self.entries.append(('h', self.anchor, text, text, extra, self.anchor))
+            elif (text or extra) and not self.meta:
+                self.entries.append(('p', self.anchor, self.heading, text, extra, self.anchor))
             self.block = None
 
     def handle_data(self, data):
@@ -135,37 +140,90 @@ class _Collector(html.parser.HTMLParser):
 
 
 def page_entries(page_path, href, chapter_label):
+    """The page's sections, in order: one document each (a heading and what follows it up to the
+    next heading; the chapter's opening is the section of its title, anchor ''):
+      p, a, c: the page, the heading's anchor, the chapter ('1.2 Waves and the tail');
+      h: the heading; f: the section's first paragraph (or list item, cell); t: the rest of its prose;
+      x: the words of its formulas; k: its code blocks, [anchor, identifiers, 1 if apparatus].
+    A paragraph, cell or code block of fewer than SHORT characters is left out unless it holds a
+    formula."""
     collector = _Collector()
     with open(page_path, encoding='utf-8') as f:
         collector.feed(f.read())
-    entries = []
-    for k, a, h, t, x in collector.entries:
+    sections, by_anchor = [], {}
+    for k, a, h, t, x, section in collector.entries:
         if k != 'h' and len(t.strip()) < SHORT and not (k == 'p' and x):
             continue                # a short cell, unless it holds a formula (a symbol's own row)
-        entry = {'k': k, 'p': href, 'a': a, 'h': h, 't': t, 'c': chapter_label}
-        if x:
-            entry['x'] = x
-        entries.append(entry)
-    return entries
+        s = by_anchor.get(section)
+        if s is None or k == 'h':
+            s = by_anchor[section] = {'p': href, 'a': section, 'c': chapter_label, 'h': h if k != 'h' else t,
+                                      'f': '', 't': '', 'x': '', 'k': []}
+            sections.append(s)
+        if k == 'p':
+            if not s['f'] and t:
+                s['f'] = t
+            elif t:
+                s['t'] += ('\n' if s['t'] else '') + t
+            if x:
+                s['x'] += (' ' if s['x'] else '') + x
+        elif k in ('c', 'a'):
+            s['k'].append([a, x, 1] if k == 'a' else [a, x])
+        elif x:
+            s['x'] += (' ' if s['x'] else '') + x
+    for s in sections:
+        for key in ('f', 't', 'x', 'k'):
+            if not s[key]:
+                del s[key]
+    return sections
 
 
 def write_fragment(out_dir, basename, entries):
     write_file(os.path.join(out_dir, FRAGMENTS, basename + '.json'), json.dumps(entries, ensure_ascii=False))
 
 
+PREBUILD = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'search_prebuild.js')
+
+
+def prebuilt_engine(out_dir, sections_json):
+    """The engine built over the sections by search_prebuild.js under Node (JSON text), or None
+    where Node is missing or fails: book.js then builds it in the browser."""
+    node = shutil.which('node')
+    if not node or not all(os.path.exists(os.path.join(out_dir, f)) for f in ('minisearch.js', 'search-core.js')):
+        return None
+    done = subprocess.run([node, PREBUILD, out_dir], input=sections_json, capture_output=True, text=True)
+    if done.returncode != 0 or not done.stdout.startswith('{'):
+        print('search index: not prebuilt (book.js will build it in the browser): %s' % done.stderr.strip()[-300:])
+        return None
+    return done.stdout
+
+
 def write_index(out_dir, chapters):
-    """Joins the chapters' fragments into search-index.js (the only form book.js reads)."""
-    entries = []
+    """Joins the chapters' fragments into search-index.js (the only form book.js reads): the
+    sections, and the engine built over them (prebuilt_engine), remade only when the sections or
+    the search's code changed."""
+    sections = []
     for chapter in chapters:
         path = os.path.join(out_dir, FRAGMENTS, chapter['basename'] + '.json')
         with open(path, encoding='utf-8') as f:
-            entries += json.load(f)
-    index = json.dumps({'format': 2, 'entries': entries}, ensure_ascii=False, separators=(',', ':'))
+            sections += json.load(f)
+    text = json.dumps(sections, ensure_ascii=False, separators=(',', ':'))
     stale = os.path.join(out_dir, 'search-index.json')      # written by earlier renders, read by nothing
     if os.path.exists(stale):
         os.remove(stale)
-    write_file(os.path.join(out_dir, 'search-index.js'), 'window.BOOK_SEARCH_INDEX = ' + index + ';\n')
-    return len(entries)
+    key = digest(text, *(read_bytes(os.path.join(out_dir, f)) for f in ('minisearch.js', 'search-core.js')
+                         if os.path.exists(os.path.join(out_dir, f))), read_bytes(PREBUILD))
+    head = 'window.BOOK_SEARCH_INDEX = {"format":3,"key":"%s","sections":' % key
+    target = os.path.join(out_dir, 'search-index.js')
+    if os.path.exists(target):
+        with open(target, encoding='utf-8') as f:
+            if f.read(len(head)) == head:
+                return len(sections)
+    engine = prebuilt_engine(out_dir, text)
+    if engine:      # the code's identifiers are in the engine; a row leads to its section's anchor
+        text = json.dumps([{k: v for k, v in s.items() if k != 'k'} for s in sections],
+                          ensure_ascii=False, separators=(',', ':'))
+    write_file(target, head + text + (',"engine":' + engine if engine else '') + '};\n')
+    return len(sections)
 
 
 def build(out_dir, chapters, page_name, state):
@@ -181,3 +239,30 @@ def build(out_dir, chapters, page_name, state):
             write_fragment(out_dir, chapter['basename'], page_entries(page, page_name(chapter), label))
         records.append((name, key))
     return records, write_index(out_dir, chapters)
+
+
+def main(argv):
+    """search_index.py BOOK_DIR: the index made again from BOOK_DIR's pages as they stand (its
+    chapters from BOOK_DIR/woven/book.json), every fragment remade, with this tree's
+    book/search-core.js copied in first: a change to this file or to the search's code tried on a
+    rendered book in seconds, without a render; then node tests/render/search_share.js BOOK_DIR."""
+    import book_index
+    if len(argv) != 2:
+        print('usage: search_index.py BOOK_DIR (a rendered book, e.g. build/book)')
+        return 2
+    out = argv[1]
+    core = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'search-core.js')
+    write_file(os.path.join(out, 'search-core.js'), read_bytes(core))
+    _, chapters = book_index.read(os.path.join(out, 'woven'), os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))))
+    for chapter in chapters:
+        page = os.path.join(out, chapter['basename'] + '.html')
+        write_fragment(out, chapter['basename'], page_entries(page, chapter['basename'] + '.html',
+                                                             chapter['id'] + ' ' + chapter['title']))
+    print('%s: %d entries' % (os.path.join(out, 'search-index.js'), write_index(out, chapters)))
+    return 0
+
+
+if __name__ == '__main__':
+    import sys
+    sys.exit(main(sys.argv))

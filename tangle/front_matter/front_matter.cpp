@@ -114,7 +114,11 @@ class Reader {
  public:
   Reader(FrontMatter& fm, int first_yaml_line) : fm_(fm), offset_(first_yaml_line) {}
 
-  int line_of(const YAML::Node& node) const { return node.Mark().line + offset_; }
+  // An alias's mark is its anchor's line, above the key that uses it (tools.md T26: three keys
+  // given *h each cited the anchor's line): nothing of a key's value is before the key.
+  int line_of(const YAML::Node& node) const {
+    return std::max(node.Mark().line + offset_, key_line_);
+  }
   void error(int line, std::string message) {
     fm_.errors.push_back({line, "front matter: " + std::move(message)});
   }
@@ -187,7 +191,8 @@ class Reader {
     for (const auto& entry : root) {  // entry-> would dangle: yaml-cpp's iterator gives a proxy
       const YAML::Node key = entry.first;
       const YAML::Node value = entry.second;
-      int line = line_of(key);
+      key_line_ = 0;
+      int line = key_line_ = line_of(key);
       if (!key.IsScalar()) {
         error(line, "a key must be a plain name, like id:");
         continue;
@@ -216,7 +221,8 @@ class Reader {
 
  private:
   FrontMatter& fm_;
-  int offset_;  // the chapter line of the YAML's first line
+  int offset_;        // the chapter line of the YAML's first line
+  int key_line_ = 0;  // the line of the key whose value is read
 };
 
 }  // namespace

@@ -20,8 +20,9 @@ std::string quoted_for_line_directive(const std::string& name) {
 
 class Expander {
  public:
-  Expander(const BookIndex& index, const ExpandLimits& limits, bool line_directives)
-      : index_(index), limits_(limits), line_directives_(line_directives) {}
+  Expander(const BookIndex& index, const ExpandLimits& limits, bool line_directives,
+           size_t visits_before)
+      : index_(index), limits_(limits), line_directives_(line_directives), visits_(visits_before) {}
 
   // Returns "" on success, else why the expansion stopped.
   std::string block(const Block& block, const std::string& indent, int depth) {
@@ -32,10 +33,13 @@ class Expander {
       chapters_.push_back(block.chapter);
     line_directive(block, 0);
     for (size_t i = 0; i <= block.lines.size(); ++i) {
-      if (++visits_ > limits_.max_visits)
-        return "expanding its chunks visits more than " + std::to_string(limits_.max_visits) +
-               " lines and blocks: check for chunks included many times over (each including "
-               "the next twice doubles the work at every level)";
+      // Only what a reference brings in counts: a file's own lines cost their bytes once, and a
+      // 20 MB block of plain code was refused as a fan-out (tools.md TG08).
+      if (depth > 0 && ++visits_ > limits_.max_visits)
+        return "its references bring in more than " + std::to_string(limits_.max_visits) +
+               " lines and blocks of chunks (the limit for all files of a run together; a "
+               "file's own lines do not count): check for chunks included many times over "
+               "(each including the next twice doubles the work at every level)";
       if (i == block.lines.size()) break;  // an empty block costs one visit too
       const std::string& line = block.lines[i];
       if (auto reference = parse_reference(line)) {
@@ -84,7 +88,7 @@ class Expander {
   std::string text_;
   std::string pending_;  // the #line for the next line of text
   std::vector<std::string> chapters_;
-  size_t visits_ = 0;
+  size_t visits_;
 };
 
 std::string header_line(const Language& language, const std::vector<std::string>& chapters) {
@@ -98,7 +102,8 @@ std::string header_line(const Language& language, const std::vector<std::string>
 }  // namespace
 
 ExpandedFile expand_file(const std::string& path, const BookIndex& index,
-                         const ExpandLimits& limits, Diagnostics& diagnostics) {
+                         const ExpandLimits& limits, Diagnostics& diagnostics,
+                         size_t visits_before) {
   ExpandedFile file;
   const std::vector<const Block*>& blocks = index.files.at(path);
   Language language = language_of(blocks.front()->language);
@@ -107,7 +112,7 @@ ExpandedFile expand_file(const std::string& path, const BookIndex& index,
         file.chapters.end())
       file.chapters.push_back(block->chapter);
 
-  Expander expander(index, limits, language.line_directives);
+  Expander expander(index, limits, language.line_directives, visits_before);
   for (const Block* block : blocks) {
     if (std::string error = expander.block(*block, "", 0); !error.empty()) {
       diagnostics.push_back({block->chapter, block->fence_line, path + ": " + error});

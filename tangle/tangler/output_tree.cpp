@@ -4,13 +4,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-
-#include <algorithm>
-#include <fstream>
-#include <sstream>
+#include <cstring>
 #include <stdexcept>
-
-#include "read_file.h"
 
 namespace tangle {
 
@@ -18,134 +13,194 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool is_within(const fs::path& path, const fs::path& folder) {
-  auto [folder_end, path_it] =
-      std::mismatch(folder.begin(), folder.end(), path.begin(), path.end());
-  return folder_end == folder.end();
-}
-
-}  // namespace
-
-OutputTree::OutputTree(fs::path root) : root_(std::move(root)), src_(root_ / "src") {
-  std::error_code error;
-  if (fs::is_symlink(src_, error))
-    throw std::runtime_error(src_.string() + " is a symbolic link (to " +
-                             fs::read_symlink(src_, error).string() +
-                             "): the tangler writes only into the book's own src/ folder; "
-                             "replace the link by a folder");
-}
-
-fs::path OutputTree::inside_src(const std::string& relative) const {
-  if (!relative.starts_with("src/"))
+// "src/a/x.cu" as {"src", "a", "x.cu"}; a path that could leave src/ throws (the tangler's own
+// paths are checked by file_path_problem before they come here, the manifest's too).
+std::vector<std::string> parts_of(const std::string& relative) {
+  std::vector<std::string> parts;
+  for (size_t pos = 0;;) {
+    size_t end = relative.find('/', pos);
+    parts.push_back(relative.substr(pos, end == std::string::npos ? end : end - pos));
+    const std::string& part = parts.back();
+    if (part.empty() || part == "." || part == "..")
+      throw std::runtime_error(relative +
+                               " is no plain path under src/: the tangler writes only "
+                               "under src/");
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  if (parts.size() < 2 || parts.front() != "src")
     throw std::runtime_error(relative + " is outside src/: the tangler writes only under src/");
-  fs::path path = root_ / relative;
-  std::error_code error;
-  if (!real_src_) real_src_ = fs::weakly_canonical(src_, error);
-  fs::path folder = path.parent_path();
-  if (!error && folders_inside_.contains(folder) && !fs::is_symlink(path, error)) return path;
-  fs::path real_path = error ? fs::path() : fs::weakly_canonical(path, error);
-  if (error || !is_within(real_path, *real_src_) || real_path == *real_src_)
-    throw std::runtime_error(relative + " resolves outside " + src_.string() +
-                             " (through a symbolic link?): the tangler writes only under src/");
-  // Only a folder that exists can be trusted later: one made afterwards is made by us, inside.
-  if (fs::is_directory(folder, error) && !fs::is_symlink(folder, error))
-    folders_inside_.insert(folder);
+  return parts;
+}
+
+std::string joined(const std::vector<std::string>& parts, size_t count) {
+  std::string path;
+  for (size_t i = 0; i < count; ++i) path += (i ? "/" : "") + parts[i];
   return path;
 }
 
-std::optional<std::string> OutputTree::read(const std::string& relative) const {
-  return read_file(inside_src(relative));
-}
-
-namespace {
-
-// Why the folder of `path` cannot be made: the first part of it that exists and is no folder.
-std::string blocked_folder(const fs::path& root, const fs::path& path, const std::string& relative,
-                           const std::string& cause) {
-  std::error_code error;
-  for (fs::path folder = path.parent_path(); folder != root && !folder.empty();
-       folder = folder.parent_path())
-    if (fs::exists(fs::symlink_status(folder, error)) && !fs::is_directory(folder, error))
-      return "cannot create the folder of " + relative + ": " +
-             fs::path(folder).lexically_relative(root).string() +
-             " is a file, not a folder; remove it, or move the file elsewhere in the chapter";
-  return "cannot create the folder of " + relative + ": " + cause;
+std::runtime_error through_link(const std::string& relative, const std::string& link,
+                                const std::string& target) {
+  const std::string why = "the tangler never writes through a link, which can lead outside src/";
+  if (relative == link)
+    return std::runtime_error(relative + " is a symbolic link (to " + target + "): " + why +
+                              ", and makes none itself; remove the link");
+  return std::runtime_error(relative + " would be written through " + link +
+                            ", a symbolic link (to " + target + "): " + why +
+                            "; replace the link by a folder");
 }
 
 // Removes the temporaries a killed tangler left in `folder` (".NAME.tangle-tmp-PID" of a process
 // that is gone; tools.md Z1 found 86 MB ones kept for ever); a running tangler's stay.
-void sweep_leftovers(const fs::path& folder) {
+void sweep_leftovers(const Folder& folder) {
   const std::string mark = ".tangle-tmp-";
-  std::error_code error;
-  for (const auto& entry : fs::directory_iterator(folder, error)) {
-    const std::string name = entry.path().filename().string();
+  for (const std::string& name : folder.names()) {
     size_t at = name.rfind(mark);
     if (!name.starts_with(".") || at == std::string::npos) continue;
     const std::string pid = name.substr(at + mark.size());
     if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos)
       continue;
-    std::error_code ignored;
-    if (::kill(static_cast<pid_t>(std::stol(pid)), 0) != 0 && errno == ESRCH)
-      fs::remove(entry.path(), ignored);
+    if (::kill(static_cast<pid_t>(std::stol(pid)), 0) != 0 && errno == ESRCH) folder.remove(name);
   }
+}
+
+Folder open_root(const fs::path& root) {
+  std::optional<Folder> folder = Folder::open(root);
+  if (!folder)
+    throw std::runtime_error("cannot open the book's root " + root.string() + ": " +
+                             std::strerror(errno));
+  return std::move(*folder);
 }
 
 }  // namespace
 
+OutputTree::OutputTree(fs::path root) : root_(std::move(root)), root_folder_(open_root(root_)) {
+  if (root_folder_.kind_of("src") == Folder::Kind::link)
+    throw std::runtime_error((root_ / "src").string() + " is a symbolic link (to " +
+                             root_folder_.link_target("src") +
+                             "): the tangler writes only into the book's own src/ folder; "
+                             "replace the link by a folder");
+}
+
+std::vector<Folder> OutputTree::folders_of(const std::string& relative, bool make) const {
+  const std::vector<std::string> parts = parts_of(relative);
+  std::vector<Folder> chain;
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    const Folder& parent = chain.empty() ? root_folder_ : chain.back();
+    const std::string so_far = joined(parts, i + 1);
+    int error = 0;
+    std::optional<Folder> folder = parent.child(parts[i], error);
+    if (!folder && error == ENOENT && make) {
+      if (parent.make_child(parts[i], error)) made_.push_back(so_far);
+      if (error != 0 && error != EEXIST)
+        throw std::runtime_error("cannot create the folder of " + relative + ": " + so_far + ": " +
+                                 std::strerror(error));
+      folder = parent.child(parts[i], error);
+    }
+    if (folder) {
+      chain.push_back(std::move(*folder));
+      continue;
+    }
+    const Folder::Kind kind = parent.kind_of(parts[i]);
+    if (kind == Folder::Kind::link)
+      throw through_link(relative, so_far, parent.link_target(parts[i]));
+    if (!make && kind != Folder::Kind::folder) return {};  // not there: nothing to read or remove
+    if (kind == Folder::Kind::file || kind == Folder::Kind::other)
+      throw std::runtime_error("cannot create the folder of " + relative + ": " + so_far +
+                               " is a file, not a folder; remove it, or move the file elsewhere "
+                               "in the chapter");
+    throw std::runtime_error("cannot open the folder " + so_far + " of " + relative + ": " +
+                             std::strerror(error));
+  }
+  return chain;
+}
+
+void OutputTree::check(const std::string& relative) const {
+  const std::vector<Folder> chain = folders_of(relative, false);
+  const std::string name = relative.substr(relative.rfind('/') + 1);
+  if (!chain.empty() && chain.back().kind_of(name) == Folder::Kind::link)
+    throw through_link(relative, relative, chain.back().link_target(name));
+}
+
+std::optional<std::string> OutputTree::read(const std::string& relative) const {
+  const std::vector<Folder> chain = folders_of(relative, false);
+  if (chain.empty()) return std::nullopt;
+  return chain.back().read(relative.substr(relative.rfind('/') + 1));
+}
+
 std::optional<OutputTree::Staged> OutputTree::stage(const std::string& relative,
                                                     const std::string& content) const {
-  if (read(relative) == content) return std::nullopt;
-  fs::path path = inside_src(relative);
-  std::error_code error;
-  if (fs::is_directory(fs::symlink_status(path, error)))
+  check(relative);
+  std::vector<Folder> chain = folders_of(relative, true);
+  Folder& folder = chain.back();
+  const size_t slash = relative.rfind('/');
+  Staged staged{relative.substr(0, slash), "", relative.substr(slash + 1), relative};
+  if (folder.kind_of(staged.name) == Folder::Kind::folder)
     throw std::runtime_error("cannot replace " + relative +
                              ": it is a folder; remove it, or name another file in the chapter");
-  fs::create_directories(path.parent_path(), error);
-  if (error) throw std::runtime_error(blocked_folder(root_, path, relative, error.message()));
-  if (swept_.insert(path.parent_path()).second) sweep_leftovers(path.parent_path());
-  fs::path temporary = path.parent_path() / ("." + path.filename().string() + ".tangle-tmp-" +
-                                             std::to_string(::getpid()));
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.close();
-    if (!out) {
-      fs::remove(temporary, error);
-      throw std::runtime_error("cannot write " + relative + ": check the disk and the permissions");
-    }
+  if (folder.read(staged.name) == content) return std::nullopt;
+  if (swept_.insert(staged.folder).second) sweep_leftovers(folder);
+  staged.temporary = "." + staged.name + ".tangle-tmp-" + std::to_string(::getpid());
+  folder.remove(staged.temporary);  // one this run staged before, for a file named twice
+  if (int error = folder.write_new(staged.temporary, content, content.starts_with("#!")))
+    throw std::runtime_error("cannot write " + relative + " (" + std::strerror(error) +
+                             "): check the disk and the permissions");
+  // try_emplace moves the folder in only when none is held for that path yet
+  auto [held, first] = staging_.try_emplace(staged.folder, std::move(folder));
+  if (!first && held->second.identity() != folder.identity()) {
+    folder.remove(staged.temporary);
+    throw std::runtime_error("cannot write " + relative + ": its folder " + staged.folder +
+                             " was replaced while the tangler ran; run it again");
   }
-  if (content.starts_with("#!"))  // a script keeps its shebang's promise: it can be run
-    fs::permissions(temporary,
-                    fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
-                    fs::perm_options::add, error);
-  return Staged{temporary, path, relative};
+  return staged;
 }
 
 void OutputTree::commit(const Staged& staged) const {
-  std::error_code error;
-  fs::rename(staged.temporary, staged.target, error);
-  if (error) {
+  const Folder& folder = staging_.at(staged.folder);
+  std::string problem;
+  try {  // the folder at the path must still be the one the temporary was written in
+    std::vector<Folder> now = folders_of(staged.relative, false);
+    if (now.empty() || now.back().identity() != folder.identity())
+      problem = "its folder " + staged.folder + " was moved or replaced while the tangler ran";
+  } catch (const std::exception& failure) {
+    problem = failure.what();
+  }
+  if (problem.empty())
+    if (int error = folder.rename(staged.temporary, staged.name)) problem = std::strerror(error);
+  if (!problem.empty()) {
     discard(staged);
-    throw std::runtime_error("cannot replace " + staged.relative + ": " + error.message());
+    throw std::runtime_error("cannot replace " + staged.relative + ": " + problem);
   }
 }
 
 void OutputTree::discard(const Staged& staged) const {
-  std::error_code ignored;
-  fs::remove(staged.temporary, ignored);
+  if (auto held = staging_.find(staged.folder); held != staging_.end())
+    held->second.remove(staged.temporary);
+}
+
+void OutputTree::remove_folders_made() const {
+  for (auto made = made_.rbegin(); made != made_.rend(); ++made) try {
+      if (*made == "src") {
+        root_folder_.remove("src", true);
+        continue;
+      }
+      std::vector<Folder> chain = folders_of(*made, false);
+      if (!chain.empty()) chain.back().remove(made->substr(made->rfind('/') + 1), true);
+    } catch (const std::exception&) {  // a link there now: not ours to remove
+    }
+  made_.clear();
 }
 
 bool OutputTree::remove(const std::string& relative) const {
-  fs::path path = inside_src(relative);
-  std::error_code error;
-  if (!fs::is_regular_file(fs::symlink_status(path, error))) return false;
-  if (!fs::remove(path, error) || error)
-    throw std::runtime_error("cannot remove " + relative + ": " + error.message());
-  for (fs::path folder = path.parent_path(); folder != src_ && is_within(folder, src_);
-       folder = folder.parent_path()) {
-    if (!fs::is_directory(folder, error) || !fs::is_empty(folder, error)) break;
-    fs::remove(folder, error);
-  }
+  const std::vector<std::string> parts = parts_of(relative);
+  const std::vector<Folder> chain = folders_of(relative, false);
+  if (chain.empty() || chain.back().kind_of(parts.back()) != Folder::Kind::file) return false;
+  if (int error = chain.back().remove(parts.back()))
+    throw std::runtime_error("cannot remove " + relative + ": " + std::strerror(error));
+  // the folders left empty, deepest first; src/ (chain[0]) stays. A folder that is not empty
+  // refuses to go, and so ends the climb.
+  for (size_t k = chain.size() - 1; k >= 1; --k)
+    if (chain[k - 1].remove(parts[k], true) != 0) break;
   return true;
 }
 

@@ -213,6 +213,7 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
         staged_manifest = tree.stage(kManifestPath, manifest);
     } catch (...) {
       for (const auto& s : staged) tree.discard(s);
+      tree.remove_folders_made();
       throw;
     }
     auto discard_manifest = [&] {
@@ -225,6 +226,7 @@ int run(const Options& options, std::ostream& out, std::ostream& err) {
       } catch (...) {
         for (size_t j = i + 1; j < staged.size(); ++j) tree.discard(staged[j]);
         discard_manifest();
+        tree.remove_folders_made();  // those left empty: src/ as it was where nothing moved in
         throw;
       }
       ++written;

@@ -26,13 +26,13 @@ Tangling tangle_chapters(const std::vector<Chapter>& chapters, const ExpandLimit
   if (diagnostics.empty()) {
     // The visits are a budget for the whole run, not for each file: a thousand files that each
     // include one fan-out must not cost a thousand times the cap.
-    ExpandLimits left = limits;
+    size_t visits = 0;
     for (const std::string& path : index.file_order) {
-      ExpandedFile file = expand_file(path, index, left, diagnostics);
-      left.max_visits -= std::min(left.max_visits, file.visits);
+      ExpandedFile file = expand_file(path, index, limits, diagnostics, visits);
+      visits = file.visits;
       tangling.files.push_back({path, std::move(file.content), std::move(file.chapters),
                                 index.files.at(path).front()->fence_line});
-      if (left.max_visits == 0 && !diagnostics.empty()) break;  // spent: said for this file
+      if (visits > limits.max_visits) break;  // spent: said for this file
     }
   }
   if (!diagnostics.empty()) tangling.files.clear();

@@ -76,13 +76,17 @@ ClaimResult check_claim(const std::string& opening, const std::string& chapter_i
   return c;
 }
 
+std::string claim_anchor(const ClaimResult& claim) { return "claim-" + std::to_string(claim.line); }
+
+// The id last: the tests and the renderer find a claim by its classes, which come first.
 std::string claim_opening(const ClaimResult& c) {
   const char* verdict = c.status == ClaimResult::Status::holds    ? ".claim-holds"
                         : c.status == ClaimResult::Status::broken ? ".claim-broken"
                         : c.status == ClaimResult::Status::not_checked
                             ? ".claim-unmeasured .claim-not-checked"
                             : ".claim-unmeasured";
-  return "::: {.claim " + std::string(verdict) + " data-expr=\"" + attribute_text(c.expr) + "\"}";
+  return "::: {.claim " + std::string(verdict) + " data-expr=\"" + attribute_text(c.expr) + "\" #" +
+         claim_anchor(c) + "}";
 }
 
 namespace {

@@ -39,7 +39,11 @@ ClaimResult check_claim(const std::string& opening, const std::string& chapter_i
                         const std::string& file, int line, const Scope& scope,
                         Diagnostics& diagnostics, const Scope* reference = nullptr);
 
-// The div's opening line with its verdict class, and the verdict shown at the end of the div.
+// The id of a claim's div in its chapter's page ("claim-2760", its line in the chapter), so a
+// chapter's opening and the GPUs page's list (told.h) can link to it.
+std::string claim_anchor(const ClaimResult& claim);
+// The div's opening line with its verdict class and id, and the verdict shown at the end of the
+// div.
 std::string claim_opening(const ClaimResult& claim);
 // `reference_gpu` names the reference GPU when claim.reference_status is set.
 std::string claim_verdict(const ClaimResult& claim, const std::string& gpu,

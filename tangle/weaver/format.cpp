@@ -43,6 +43,9 @@ std::string plain_number(double value, int digits) {
   if (value == std::round(value) && std::fabs(value) < 1e7)
     return std::to_string(static_cast<long long>(value));
   double magnitude = value == 0 ? 0 : std::floor(std::log10(std::fabs(value)));
+  // rounded first: 9999999.6 is 1.00×10^7^, not 10000000 (a denormal's rounding overflows: kept)
+  if (double rounded = round_significant(value, digits); std::isfinite(rounded) && rounded != 0)
+    magnitude = std::floor(std::log10(std::fabs(rounded)));
   if (magnitude >= 7 || magnitude <= -4) {  // 2.68×10^8^ in Pandoc's superscript
     double mantissa = round_significant(value / std::pow(10.0, magnitude), digits);
     if (std::fabs(mantissa) >= 10) {  // the rounding carried: 9.9996 is 10.0, so 1.00×10^-4^

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "format.h"
+#include "last_rungs.h"
 
 namespace weave {
 namespace {
@@ -94,9 +95,13 @@ std::string gpus_page(const std::vector<const Chapter*>& chapters, std::vector<G
       "",
       "## The GPUs",
       "",
-      "| GPU | folder | measured | SM clock, start / end | SMs | copy bandwidth | FP32 FMA rate "
-      "| BF16 tensor rate |",
-      "|:--|:--|:--|:--|--:|--:|--:|--:|"};
+      "Each GPU a column, each of its measured properties a row (a phone shows them all)."};
+  // the GPUs as columns and their properties as rows: two or three columns fit a phone, where
+  // eight did not (the review's H7)
+  std::string gpu_head = "| |", gpu_rule = "|:--|";
+  std::vector<std::string> rows = {
+      "| folder |",         "| measured |",      "| SM clock, start / end |", "| SMs |",
+      "| copy bandwidth |", "| FP32 FMA rate |", "| BF16 tensor rate |"};
   for (const GpuColumn& g : gpus) {
     const Machine* m = g.store->machine ? &*g.store->machine : nullptr;
     Scope scope(*g.store, "", book.chapter_of_src);
@@ -106,17 +111,26 @@ std::string gpus_page(const std::vector<const Chapter*>& chapters, std::vector<G
     };
     std::string sms =
         m && m->context.contains("sm_count") ? inert_text(m->context["sm_count"].dump()) : "—";
-    lines.push_back("| " + name_of(g) + (g.slug == reference ? " (reference)" : "") +
-                    (g.slug == woven ? " (this book)" : "") + " | `" + g.slug + "` | " +
-                    (m && !m->date.empty() ? m->date.substr(0, 10) : "—") +
-                    (m && m->stale ? " (**stale**: the harness's code has changed since)" : "") +
-                    " | " + (m ? clocks(m->context) : "—") + " | " + sms + " | " +
-                    ceiling("copy_bandwidth") + " | " + ceiling("fp32_fma_rate") + " | " +
-                    ceiling("bf16_tensor_rate") + " |");
+    gpu_head += " " + name_of(g) + (g.slug == reference ? " (reference)" : "") +
+                (g.slug == woven ? " (this book)" : "") + " |";
+    gpu_rule += "--:|";
+    const std::string cells[] = {
+        "`" + g.slug + "`",
+        (m && !m->date.empty() ? m->date.substr(0, 10) : "—") +
+            (m && m->stale ? " (**stale**: the harness's code has changed since)" : ""),
+        m ? clocks(m->context) : "—",
+        sms,
+        ceiling("copy_bandwidth"),
+        ceiling("fp32_fma_rate"),
+        ceiling("bf16_tensor_rate")};
+    for (size_t i = 0; i < rows.size(); ++i) rows[i] += " " + cells[i] + " |";
   }
+  lines.insert(lines.end(), {"", gpu_head, gpu_rule});
+  lines.insert(lines.end(), rows.begin(), rows.end());
   lines.insert(lines.end(),
                {"", "## Each chapter's headline results", "",
-                "The kernels each chapter draws on its roofline, by median time. *× ref* is the "
+                "Each ladder's last rung beside the library peer measured on the same problem, and "
+                "the kernels the chapter draws on its roofline, by median time. *× ref* is the "
                 "reference GPU's time over this GPU's (above 1: faster than the reference); *× "
                 "peer* is the library peer's time over the kernel's, both measured in the same run "
                 "on that GPU (above 1: faster than the peer). A result a GPU skipped or failed "
@@ -134,7 +148,11 @@ std::string gpus_page(const std::vector<const Chapter*>& chapters, std::vector<G
     rule += "--:|";
   }
   for (const Chapter* c : chapters) {
-    std::vector<std::string> keys;
+    std::vector<std::string> keys;  // each ladder's last rung and its peers, then the roofline's
+    for (const GpuColumn& g : gpus)
+      if (const Record* r = g.store->record(c->fm.id))
+        for (const std::string& key : last_rungs_and_peers(*r))
+          if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
     for (const KernelPoint& k : c->fm.kernels) {
       std::string error;
       auto key = normalise_key(k.name, error);

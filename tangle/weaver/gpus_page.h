@@ -1,7 +1,9 @@
 // The "GPUs" page (gpus.md): every GPU folder of book/measurements/ side by side, a hardware
-// matrix. A table of the GPUs (name, date, clocks, SMs, measured ceilings), then, chapter by
-// chapter, its headline results (the kernels of its front matter) on each GPU, each with its
-// speed against the reference GPU's and against the library peer measured in the same run.
+// matrix. A table of the GPUs (a column each; name, date, clocks, SMs, measured ceilings as
+// rows), then, chapter by chapter, its headline results (each ladder's last rung and its peer,
+// last_rungs.h, and the kernels of its front matter) on each GPU, each with its speed against the
+// reference GPU's and against the library peer measured in the same run. weave.cpp adds the
+// list of where the book does not hold (told.h) and the variants each GPU chose.
 // Woven only when the folder holds more than one GPU's records, so a book of one GPU is unchanged.
 #pragma once
 #include <string>

@@ -56,3 +56,36 @@ CodeRanges math_ranges(const std::string& s, const CodeRanges& code) {
 }
 
 }  // namespace weave
+
+namespace weave {
+
+// One pass with a stack for the parentheses, as closing_brackets does for brackets: linear in the
+// text, however many "](" it holds.
+CodeRanges link_destinations(const std::string& s, const std::vector<size_t>& closes) {
+  std::vector<size_t> paren_close(s.size(), std::string::npos), open;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (s[i] == '(') open.push_back(i);
+    if (s[i] == ')' && !open.empty()) {
+      paren_close[open.back()] = i;
+      open.pop_back();
+    }
+    if (s.compare(i, 2, "\n\n") == 0) open.clear();
+  }
+  std::vector<bool> ends_a_text(s.size(), false);
+  for (size_t close : closes)
+    if (close != std::string::npos) ends_a_text[close] = true;
+  CodeRanges destinations;
+  for (size_t i = 0; i + 1 < s.size(); ++i) {
+    if (s[i] != ']' || s[i + 1] != '(' || !ends_a_text[i]) continue;
+    if (!destinations.empty() && i < destinations.back().second) continue;  // inside the last one
+    if (paren_close[i + 1] != std::string::npos)
+      destinations.emplace_back(i + 2, paren_close[i + 1]);
+  }
+  return destinations;
+}
+
+}  // namespace weave

@@ -14,3 +14,13 @@ namespace weave {
 CodeRanges math_ranges(const std::string& text, const CodeRanges& code);
 
 }  // namespace weave
+
+namespace weave {
+
+// Offsets [begin, end) of the destinations of the links and images in `text`: what stands between
+// "](" and its ")" (parentheses balanced, backslash-escaped ones skipped, a blank line ending it).
+// A woven value cannot stand there either: Pandoc would put the span's Markdown into the URL
+// (tools.md WV06). `closes` is closing_brackets(text): only a "]" that closes a "[" ends a text.
+CodeRanges link_destinations(const std::string& text, const std::vector<size_t>& closes);
+
+}  // namespace weave

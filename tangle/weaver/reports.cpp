@@ -1,6 +1,7 @@
 #include "reports.h"
 
 #include "format.h"
+#include "told.h"
 
 namespace weave {
 namespace {
@@ -30,6 +31,10 @@ nlohmann::json book_json(const std::vector<WovenChapter>& chapters, const Measur
   j["gpu_slug"] = store.slug;
   j["machine_date"] = store.machine ? nlohmann::json(store.machine->date) : nlohmann::json(nullptr);
   j["measured_now"] = book.measured_now;
+  // the reference GPU, when the book is woven for another: the front page names both
+  const MeasurementStore* ref = book.reference;
+  j["reference_gpu"] = ref && ref->machine ? nlohmann::json(ref->machine->gpu) : nullptr;
+  j["woven_is_reference"] = book.woven_is_reference;
   j["chapters"] = nlohmann::json::array();
   for (const auto& w : chapters) {
     const FrontMatter& fm = w.chapter->fm;
@@ -44,7 +49,8 @@ nlohmann::json book_json(const std::vector<WovenChapter>& chapters, const Measur
          {"stale", w.output.stale},
          {"measured", record ? nlohmann::json(record->date) : nlohmann::json(nullptr)},
          {"gpu", record ? nlohmann::json(record->gpu) : nlohmann::json(nullptr)},
-         {"figures", w.output.figures}});
+         {"figures", w.output.figures},
+         {"claims", chapter_tally(w.output)}});
   }
   return j;
 }

@@ -1,6 +1,7 @@
 // The reports the weaver writes beside the woven chapters, for the renderer and for people:
-// book.json (chapter order and state), claims.json and claims.md (every claim and its verdict),
-// symbols.json (every symbol with this generation's value and the chapters using it).
+// book.json (chapter order and state, each chapter's claims by verdict), claims.json and claims.md
+// (every claim and its verdict), symbols.json (every symbol with this generation's value and the
+// chapters using it).
 #pragma once
 #include <string>
 #include <vector>

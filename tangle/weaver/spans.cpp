@@ -72,6 +72,15 @@ std::string escape_brackets(const std::string& text) {
   return out;
 }
 
+// A span as quoted in a message: its first 120 bytes (cut between characters), so 100 000
+// parentheses make a message of one line, not of 200 KB (tools.md, W6-W9's note).
+std::string quoted_span(const std::string& text, const char* classes = ".m") {
+  size_t cut = text.size() <= 120 ? text.size() : 120;
+  while (cut < text.size() && cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+    --cut;
+  return "[" + text.substr(0, cut) + (cut < text.size() ? "..." : "") + "]{" + classes + "}";
+}
+
 }  // namespace
 
 namespace {
@@ -287,6 +296,8 @@ std::string weave_inline(const std::string& line, int first_line, InlineContext&
   const std::vector<size_t> closes = closing_brackets(line, code);
   const CodeRanges maths = math_ranges(line, code);
   auto next_math = maths.begin();
+  const CodeRanges links = link_destinations(line, closes);
+  auto next_link = links.begin();
   auto next_code = code.begin();
   std::string out;
   size_t i = 0;
@@ -397,15 +408,25 @@ std::string weave_inline(const std::string& line, int first_line, InlineContext&
         }
         Attributes a = read_attributes(attributes);
         if (a.misspelt && !a.value)
-          error("[" + line.substr(i + 1, close - i - 1) +
-                "]{.M}: a value's class is .m, lower case; "
+          error(quoted_span(line.substr(i + 1, close - i - 1), ".M") +
+                ": a value's class is .m, lower case; "
                 "as written the expression would be printed as it stands");
         while (next_math != maths.end() && next_math->second <= i) ++next_math;
         if (a.value && next_math != maths.end() && next_math->first < i) {
-          error("[" + line.substr(i + 1, close - i - 1) +
-                "]{.m}: a woven value inside TeX maths ($...$ or $$...$$): Pandoc cannot read a "
+          error(quoted_span(line.substr(i + 1, close - i - 1)) +
+                ": a woven value inside TeX maths ($...$ or $$...$$): Pandoc cannot read a "
                 "span there and would print the maths as raw TeX; close the maths before the "
                 "value and open it again after");
+          out += line.substr(i, brace_end + 1 - i);
+          i = brace_end + 1;
+          continue;
+        }
+        while (next_link != links.end() && next_link->second <= i) ++next_link;
+        if (a.value && next_link != links.end() && next_link->first <= i) {  // tools.md WV06
+          error(quoted_span(line.substr(i + 1, close - i - 1)) +
+                ": a woven value inside a link's destination, [text](...): Pandoc would put "
+                "the span's Markdown into the URL; move the value into the link's text or out of "
+                "the link");
           out += line.substr(i, brace_end + 1 - i);
           i = brace_end + 1;
           continue;
@@ -433,7 +454,7 @@ std::string weave_inline(const std::string& line, int first_line, InlineContext&
               }
             }
           }
-          if (!problem.empty()) error("[" + text + "]{.m}: " + problem);
+          if (!problem.empty()) error(quoted_span(text) + ": " + problem);
           out += span.empty() ? line.substr(i, brace_end + 1 - i) : span;
           i = brace_end + 1;
           continue;

@@ -11,6 +11,7 @@
 #include "reports.h"
 #include "roofline_figure.h"
 #include "roofline_reference.h"
+#include "told.h"
 #include "utf8.h"
 #include "variants_page.h"
 
@@ -284,7 +285,8 @@ std::optional<std::map<std::string, std::string>> weave_book(const Options& o,
     std::stable_sort(columns.begin(), columns.end(), [&](const GpuColumn& a, const GpuColumn& b) {
       return (a.slug == o.reference) > (b.slug == o.reference);  // the page's order
     });
-    files[std::string(kGpusPageBasename) + ".md"] += variants_section(woven, columns, book);
+    files[std::string(kGpusPageBasename) + ".md"] +=
+        told_section(woven, store) + variants_section(woven, columns, book);
     book_index["chapters"].push_back({{"id", kGpusPageId},
                                       {"title", kGpusPageTitle},
                                       {"basename", kGpusPageBasename},

@@ -27,28 +27,28 @@ for (const file of ['minisearch.js', 'search-core.js', 'search-index.js']) {
 }
 const MiniSearch = context.MiniSearch || context.window.MiniSearch || context.self.MiniSearch;
 const BookSearch = context.window.BookSearch || context.BookSearch;
-const entries = context.window.BOOK_SEARCH_INDEX.entries;
-const engine = BookSearch.build(MiniSearch, entries);
-engine.addAll(BookSearch.documents(entries));
-
-function sectionAnchor(entry) {
-  // the section a hit belongs to: the id of the heading above it (its page's heading list)
-  return entry.p + '#' + (entry.s || entry.a);
+// the engine as book.js gets it: the one built at render time where the index holds it
+const index = context.window.BOOK_SEARCH_INDEX;
+const sections = index.sections;
+let engine;
+if (index.engine) {
+  engine = MiniSearch.loadJS(index.engine, BookSearch.options(sections));
+} else {
+  engine = BookSearch.build(MiniSearch, sections);
+  engine.addAll(BookSearch.documents(sections));
 }
 
-// a page's headings, in order, to find the section (heading id) of a hit whose anchor is a code block's
-const headings = {};
-entries.forEach((e) => { if (e.k === 'h' || e.k === 's') (headings[e.p] = headings[e.p] || {})[e.h] = e.a; });
+// a row's section: its page and its heading's anchor ('' for the chapter's opening)
+const sectionOf = (row) => row.entry.p + '#' + row.entry.s;
 
 const results = [];
 for (const line of fs.readFileSync(queriesFile, 'utf8').split('\n')) {
   if (!line.trim() || line.startsWith('#')) continue;
   const [query, expected] = line.split('\t');
   const wanted = expected.split('|').map((s) => s.trim());
-  const rows = BookSearch.search(engine, entries, query, 10);
-  const first = rows.length ? rows[0].entry : null;
-  const got = first ? first.p + '#' + ((headings[first.p] || {})[first.h] || first.a) : '(nothing)';
-  const rank = rows.findIndex((r) => wanted.includes(r.entry.p + '#' + ((headings[r.entry.p] || {})[r.entry.h] || r.entry.a)));
+  const rows = BookSearch.search(engine, sections, query, 10);
+  const got = rows.length ? sectionOf(rows[0]) : '(nothing)';
+  const rank = rows.findIndex((r) => wanted.includes(sectionOf(r)));
   results.push({ query, wanted, got, first: wanted.includes(got), rank: rank < 0 ? null : rank + 1 });
 }
 const found = results.filter((r) => r.first).length;

@@ -106,6 +106,16 @@ class ChapterFiles(unittest.TestCase):
         self.assertIn('fusion/fusion_graph.cuh', packed)
         self.assertFalse([rel for rel in packed if '..' in rel], packed)
 
+    def test_a_file_over_the_cap_is_refused_unread(self):  # tools.md RD07
+        # a 2 GB file an included header named was read whole (MemoryError); a sparse file of
+        # the cap and one byte stands for it here, with no disk and nothing read
+        self.write('waves/huge.cuh', '')
+        with open(os.path.join(self.src, 'waves', 'huge.cuh'), 'r+b') as f:
+            f.truncate(downloads.MAX_FILE_BYTES + 1)
+        with self.assertRaisesRegex(downloads.DownloadError, r'chapter 1.2: src/waves/huge.cuh is '
+                                    r'over 64 MiB, more than any chapter\'s source'):
+            downloads.chapter_files(self.src, self.chapter)
+
     def test_no_manifest_is_an_error(self):
         os.remove(os.path.join(self.src, '.tangle-manifest'))
         with self.assertRaisesRegex(downloads.DownloadError, 'src/.tangle-manifest cannot be read'):

@@ -233,7 +233,7 @@ class RenderTest(Workspace):
     def test_search_index_has_headings_and_paragraphs(self):
         index = self.read('search-index.js')
         self.assertTrue(index.startswith('window.BOOK_SEARCH_INDEX = '))
-        self.assertIn('"a":"the-first-version"', index)
+        self.assertIn('"a":"the-first-version","c":"3.1 ', index)
         self.assertIn('The first version is easy to write', index)
 
     def test_download_holds_the_chapter_the_harness_and_a_cmakelists(self):
@@ -307,24 +307,36 @@ class ReaderTest(Workspace):
         index = self.read('search-index.js')
         self.assertTrue(index.startswith('window.BOOK_SEARCH_INDEX = '))
         import json
-        entries = json.loads(index[len('window.BOOK_SEARCH_INDEX = '):].rstrip().rstrip(';'))['entries']
-        symbols = ' '.join(e.get('x', '') for e in entries if e['k'] == 'p')
+        sections = json.loads(index[len('window.BOOK_SEARCH_INDEX = '):].rstrip().rstrip(';'))['sections']
+        symbols = ' '.join(s.get('x', '') for s in sections)
         self.assertIn('B_copy', symbols, 'a formula is indexed as the words typed for it')
         # the dated box (the same symbols in every chapter, the run's numbers) and claims' verdicts
-        # are not indexed; the apparatus is, as kind a (book/search-core.js weighs it far down)
-        self.assertFalse(any(e['t'].startswith('This generation') for e in entries), 'the dated box is not indexed')
-        code = [e for e in entries if e['k'] in ('c', 'a')]
-        self.assertTrue(any(e['k'] == 'a' for e in code), 'a test file is the apparatus')
-        self.assertTrue(any('reduce_v1_interleaved' in e['x'].split() for e in code), 'code identifiers')
-        self.assertTrue(all(e['a'] for e in code), 'every code hit has an anchor to land on')
-        for e in code:
-            self.assertIn('id="%s"' % e['a'], self.read(e['p']))
+        # are not indexed; the apparatus is, marked (book/search-core.js weighs it far down)
+        prose = [s.get('f', '') + s.get('t', '') for s in sections]
+        self.assertFalse(any('This generation' in t for t in prose), 'the dated box is not indexed')
+        self.assertFalse(any('Numbers measured' in t for t in prose), 'nor the date and download line')
+        self.assertEqual(len({(s['p'], s['a']) for s in sections}), len(sections), 'one document a section')
+        # the engine, built at render time where Node is installed, holds the code's identifiers,
+        # the apparatus's apart; without Node, the sections list their code blocks
+        engine = json.loads(index[len('window.BOOK_SEARCH_INDEX = '):].rstrip().rstrip(';')).get('engine')
+        self.assertEqual(engine is not None, shutil.which('node') is not None, 'prebuilt where Node is')
+        if engine:
+            fields = {name: str(i) for name, i in engine['fieldIds'].items()}
+            terms = {term: set(held) for term, held in engine['index']}
+            self.assertIn(fields['c'], terms.get('reduce_v1_interleaved', ()), 'code identifiers')
+            self.assertTrue(any(held == {fields['a']} for held in terms.values()), 'a test file is the apparatus')
+            self.assertEqual(engine['documentCount'], len(sections))
+        else:
+            code = [b for s in sections for b in s.get('k', [])]
+            self.assertTrue(any(len(b) == 3 for b in code), 'a test file is the apparatus')
+            self.assertTrue(any('reduce_v1_interleaved' in b[1].split() for b in code), 'code identifiers')
+        for s in sections:           # every row lands on its section
+            if s['a']:
+                self.assertIn('id="%s"' % s['a'], self.read(s['p']))
         self.assertIn('minisearch.js', self.read('book.js'))
         script = self.read('book.js')
         self.assertIn('addInSlices(built, docs', script, 'the index is built a slice at a time')
         self.assertNotIn('.addAll(', script, 'built in one go, it froze the page for 0.7 s (web review, section 3)')
-        self.assertEqual([e['t'] for e in entries if e['k'] != 'h' and len(e['t'].strip()) < 25
-                          and not (e['k'] == 'p' and e.get('x'))], [], 'no table cell ("1", "rung") indexed on its own')
         self.assertFalse(os.path.exists(os.path.join(self.out, 'search-index.json')), 'nothing reads it')
 
     def test_apparatus_folds_and_the_rest_does_not(self):
@@ -462,6 +474,21 @@ class ReaderTest(Workspace):
         self.assertIn('href="A-bench.html"', page.split('id="appendices"')[1])
         self.assertIn('href="print.html"', page)
 
+    def test_the_woven_gpu_is_told_at_the_front_and_under_the_title(self):
+        # the fixture is woven for the H200 beside the reference H100, one of 3.1's two claims broken
+        front = self.read('index.html')
+        self.assertIn("<strong>1 of the book's 2 claims hold</strong>; <strong class=\"told-broken\">1 does not hold</strong>", front)
+        self.assertIn('The records of 1 chapter are stale, measured with code that has changed since: '
+                      '<a href="A-bench.html">A</a>', front)
+        self.assertIn('<span class="told-mark">1 of 2 claims does not hold</span>', front)
+        page = self.read('3.1-reduction.html')
+        told = re.search(r'<p class="told" role="note">(.*?)</p>', page).group(1)
+        self.assertIn("On the NVIDIA H200 (the reference GPU is the NVIDIA H100 80GB HBM3), 1 of this chapter's "
+                      "2 claims hold; <strong class=\"told-broken\">1 does not hold</strong>: <a href=\"#claim-62\">line 62</a>", told)
+        self.assertLess(page.index('class="told"'), page.index('<h2'), 'told under the title, before any section')
+        self.assertIn('id="claim-62" class="claim-broken"', page)
+        self.assertNotIn('class="told"', self.read('A-bench.html'), 'A has no claims: nothing to count')
+
     def test_a_new_lesson_appears_under_its_module(self):
         book = os.path.join(self.woven, 'book.json')
         with open(book) as f:
@@ -559,6 +586,10 @@ class CheckTest(Workspace):
         self.assertCheckFails('no id "no-such-part" in A-bench.html')
         self.damage('3.1-reduction.html', 'href="downloads/3.1-reduce.tar.gz"', 'href="downloads/gone.tar.gz"')
         self.assertCheckFails('no such file downloads/gone.tar.gz')
+
+    def test_a_broken_claim_the_chapters_opening_leaves_out_is_caught(self):
+        self.damage('3.1-reduction.html', '<a href="#claim-62">line 62</a>', 'line 62')
+        self.assertCheckFails('the line under the title does not link to the claim(s) #claim-62')
 
     def test_network_script(self):
         self.damage('A-bench.html', '<script src="book.js"', '<script src="https://cdn.example/x.js"')

@@ -227,7 +227,7 @@ TEST(Errors, ExponentialFanOutOfEmptyChunksStops) {
     text += "```{.python #c" + std::to_string(i) + "}\n<<c" + std::to_string(i + 1) + ">>\n<<c" +
             std::to_string(i + 1) + ">>\n```\n";
   text += "```{.python #c60}\n```\n";
-  expect_one_error(errors_of(text), "chapters/a.md:1", "visits more than");
+  expect_one_error(errors_of(text), "chapters/a.md:1", "references bring in more than");
 }
 
 // The visit cap is for the whole run: 60 files that each include a 16-level fan-out (65 536
@@ -242,7 +242,36 @@ TEST(Errors, ManyFilesOfOneFanOutShareTheVisits) {
   text += "```{.python #c16}\n```\n";
   std::vector<std::string> errors = errors_of(text);
   ASSERT_EQ(errors.size(), 1u) << ::testing::PrintToString(errors);
-  EXPECT_NE(errors[0].find("visits more than"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[0].find("references bring in more than"), std::string::npos) << errors[0];
+}
+
+// tools.md TG08: the visit cap counted every line of every file, so three blocks of 400 000 lines
+// of plain code were refused as a fan-out, and the message gave the budget left (248574) as if it
+// were the limit. Only what references bring in counts, and the message gives the limit itself.
+TEST(Errors, PlainCodeIsNoFanOutAndTheMessageGivesTheLimit) {
+  ExpandLimits limits;
+  limits.max_visits = 1000;
+  std::string lines;
+  for (int i = 0; i < 3000; ++i) lines += "x = " + std::to_string(i) + "\n";
+  std::string text;
+  for (int f = 0; f < 3; ++f)
+    text += "```{.python file=src/a/x" + std::to_string(f) + ".py}\n" + lines + "```\n";
+  Tangling plain = tangle_texts({{"chapters/a.md", text}}, limits);
+  ASSERT_TRUE(plain.diagnostics.empty()) << format(plain.diagnostics[0]);
+  EXPECT_EQ(plain.files.size(), 3u);
+  // a chunk included 2^11 times after them still stops, at the limit as given
+  text += "```{.python file=src/a/y.py}\n<<c0>>\n```\n";
+  for (int i = 0; i < 11; ++i)
+    text += "```{.python #c" + std::to_string(i) + "}\n<<c" + std::to_string(i + 1) + ">>\n<<c" +
+            std::to_string(i + 1) + ">>\n```\n";
+  text += "```{.python #c11}\nx\n```\n";
+  Tangling fan = tangle_texts({{"chapters/a.md", text}}, limits);
+  ASSERT_EQ(fan.diagnostics.size(), 1u);
+  EXPECT_NE(format(fan.diagnostics[0])
+                .find("src/a/y.py: its references bring in more than 1000 lines and blocks of "
+                      "chunks (the limit for all files of a run together"),
+            std::string::npos)
+      << format(fan.diagnostics[0]);
 }
 
 }  // namespace

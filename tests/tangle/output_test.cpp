@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <optional>
 
+#include "output_tree.h"
 #include "test_book.h"
 
 namespace tangle {
@@ -219,7 +221,9 @@ TEST(OutsideSrc, SymbolicLinkRefusesTheRunBeforeAnyFileIsWritten) {
   fs::create_directory_symlink(book.root() / "outside", book.root() / "src/b");
   RunResult result = book.tangle();
   EXPECT_EQ(result.status, 2);
-  EXPECT_NE(result.err.find("src/b/a.cpp resolves outside"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("src/b/a.cpp would be written through src/b, a symbolic link"),
+            std::string::npos)
+      << result.err;
   EXPECT_FALSE(book.exists("src/a/ok.cpp"));
   EXPECT_FALSE(book.exists("outside/a.cpp"));
   EXPECT_FALSE(book.exists("src/.tangle-manifest"));
@@ -237,6 +241,101 @@ TEST(OutsideSrc, SrcThatIsASymbolicLinkIsRefused) {
   EXPECT_NE(result.err.find("src is a symbolic link"), std::string::npos) << result.err;
   EXPECT_FALSE(book.exists("outside/a/x.cpp"));
   EXPECT_FALSE(book.exists("outside/.tangle-manifest"));
+}
+
+// tools.md TG01: the paths were checked, then used by name, so src/a swapped for a link to a
+// folder elsewhere between the check and the write sent x.cpp there (after 6 to 92 runs of a
+// swapping loop). The swap is made here between the run's check of every path and the write.
+TEST(OutsideSrc, AFolderSwappedForALinkAfterTheCheckIsNotWrittenThrough) {
+  TestBook book;
+  book.write("src/a/old.cpp", "old\n");
+  fs::create_directories(book.root() / "outside");
+  OutputTree tree(book.root());
+  tree.check("src/a/x.cpp");
+  auto swap = [&] {
+    fs::rename(book.root() / "src/a", book.root() / "aside");
+    fs::create_directory_symlink(book.root() / "outside", book.root() / "src/a");
+  };
+  swap();
+  try {
+    if (auto staged = tree.stage("src/a/x.cpp", "int x;\n")) tree.commit(*staged);
+    ADD_FAILURE() << "written through the link";
+  } catch (const std::exception& failure) {
+    EXPECT_NE(std::string(failure.what())
+                  .find("src/a/x.cpp would be written through src/a, a symbolic link (to "),
+              std::string::npos)
+        << failure.what();
+  }
+  EXPECT_TRUE(fs::is_empty(book.root() / "outside"));
+  // swapped after the temporary was written, before its rename: the rename is refused
+  fs::remove(book.root() / "src/a");
+  fs::rename(book.root() / "aside", book.root() / "src/a");
+  std::optional<OutputTree::Staged> staged = tree.stage("src/a/x.cpp", "int x;\n");
+  ASSERT_TRUE(staged);
+  swap();
+  try {
+    tree.commit(*staged);
+    ADD_FAILURE() << "renamed through the link";
+  } catch (const std::exception& failure) {
+    EXPECT_NE(std::string(failure.what()).find("cannot replace src/a/x.cpp: "), std::string::npos)
+        << failure.what();
+  }
+  EXPECT_TRUE(fs::is_empty(book.root() / "outside"));
+  EXPECT_FALSE(fs::exists(book.root() / "aside/x.cpp"));
+  for (const auto& entry : fs::directory_iterator(book.root() / "aside"))  // its temporary too
+    EXPECT_EQ(entry.path().filename(), "old.cpp");
+}
+
+// Rows T3 and T4: a file of src/ that is a link, to a file outside or to nothing, is refused by
+// name and neither followed nor replaced (T4's dangling link was replaced by a file before).
+TEST(OutsideSrc, AFileThatIsALinkIsRefused) {
+  TestBook book;
+  book.list({"chapters/a.md"});
+  book.write("chapters/a.md", "```{.cpp file=src/a/x.cpp}\nint x;\n```\n");
+  book.write("outside/victim", "victim\n");
+  fs::create_directories(book.root() / "src/a");
+  for (const char* target : {"outside/victim", "outside/nothing"}) {
+    fs::create_symlink(book.root() / target, book.root() / "src/a/x.cpp");
+    RunResult result = book.tangle();
+    EXPECT_EQ(result.status, 2);
+    EXPECT_NE(result.err.find("tangle: src/a/x.cpp is a symbolic link (to "), std::string::npos)
+        << result.err;
+    EXPECT_EQ(book.read("outside/victim"), "victim\n");
+    EXPECT_FALSE(book.exists("outside/nothing"));
+    EXPECT_TRUE(fs::is_symlink(book.root() / "src/a/x.cpp"));
+    fs::remove(book.root() / "src/a/x.cpp");
+  }
+}
+
+// tools.md TG06: a 300-byte file name was reported as "resolves outside ./src (through a symbolic
+// link?)" (the cause was ENAMETOOLONG), and src/a/ was made although the message ended "nothing
+// was written". The name is refused at its fence line, with the limit, and nothing is made.
+TEST(OutsideSrc, AFileNameTooLongIsRefusedAtItsLineWithTheLimit) {
+  TestBook book;
+  book.list({"chapters/c.md"});
+  book.write("chapters/c.md",
+             "# c\n\n```{.cuda file=src/a/" + std::string(297, 'n') + ".cu}\nint x;\n```\n");
+  RunResult result = book.tangle();
+  EXPECT_EQ(result.status, 2);
+  EXPECT_NE(result.err.find("chapters/c.md:3: file=src/a/" + std::string(34, 'n') +
+                            "... has a file name of 300 bytes: a file's name is at most 235 bytes"),
+            std::string::npos)
+      << result.err;
+  EXPECT_FALSE(book.exists("src"));
+  // one that fits is written; a failure after folders were made leaves none of them behind
+  book.write("chapters/c.md", "```{.cuda file=src/a/b/" + std::string(232, 'n') +
+                                  ".cu}\nint x;\n```\n```{.cuda file=src/c/d.cu}\nint d;\n```\n");
+  book.write("src/c/d.cu/in-the-way", "");
+  result = book.tangle();
+  EXPECT_EQ(result.status, 2);
+  EXPECT_NE(result.err.find("cannot replace src/c/d.cu: it is a folder"), std::string::npos)
+      << result.err;
+  EXPECT_FALSE(book.exists("src/a"));
+  book.remove("src/c/d.cu/in-the-way");
+  book.remove("src/c/d.cu");
+  result = book.tangle();
+  EXPECT_EQ(result.status, 0) << result.err;
+  EXPECT_TRUE(book.exists("src/a/b/" + std::string(232, 'n') + ".cu"));
 }
 
 // tools.md L2 (rows T6, T8): a file where a folder is needed, or a folder where a file is, failed

@@ -37,6 +37,18 @@ TEST(YamlFrontMatter, BlockListsAndCrlf) {
   EXPECT_EQ(fm.closing_line, 10);
 }
 
+// tools.md T26's note: a value given by an alias (*h) was reported at its anchor's line (&h, line
+// 3 here), not at the key that used it: each error is at its own key's line.
+TEST(YamlFrontMatter, AnAliasIsReportedAtTheKeyThatUsesIt) {
+  FrontMatter fm =
+      read("---\na: &a [x, y]\nh: &h [*a, *a]\n\nsrc: *h\nid: *h\nsymbols: [*h]\n---\n");
+  ASSERT_EQ(fm.errors.size(), 3u) << first_error(fm);
+  EXPECT_EQ(first_error(fm), "5: front matter: 'src' must be a plain value, like src: \"text\"");
+  EXPECT_EQ(fm.errors[1].line, 6);
+  EXPECT_EQ(fm.errors[2].line, 7);
+  EXPECT_EQ(fm.errors[2].message, "front matter: each of 'symbols' must be a name, like B_copy");
+}
+
 TEST(YamlFrontMatter, AKeyWrittenTwiceIsAnError) {
   FrontMatter fm = read("---\nid: A\nsrc: a\nsrc: b\n---\n");
   ASSERT_EQ(fm.errors.size(), 1u);

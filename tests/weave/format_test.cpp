@@ -53,6 +53,19 @@ TEST(Format, ARoundingThatCarriesMovesTheExponent) {
   EXPECT_EQ(*format_value(0.00012345, units::none, "", 3, error), "1.23×10^-4^");
 }
 
+// tools.md WV09 also said that 999.6 printed as 1000 shows four digits for three. It shows three:
+// 999.6 to three significant digits is 1.00×10^3, and a plain number below 10^7 is written out,
+// its last zeros holding the place, as 1234.5 is 1230 and 99.96 is 100 (book/SYNTAX.md). Kept.
+// The same carry across 10^7 chose the form before rounding: 9999999.6 printed 10000000.
+TEST(Format, ARoundingToThreeDigitsMayEndInZerosThatHoldThePlace) {
+  EXPECT_EQ(shown(999.6, units::none), "1000");
+  EXPECT_EQ(shown(999.4, units::none), "999");
+  EXPECT_EQ(shown(1234.5, units::none), "1230");
+  EXPECT_EQ(shown(99.96, units::none), "100");
+  EXPECT_EQ(shown(9.996, units::none), "10.0");
+  EXPECT_EQ(shown(9999999.6, units::none), "1.00×10^7^");
+}
+
 TEST(Format, PlainNumbers) {
   EXPECT_EQ(shown(132, units::none), "132");
   EXPECT_EQ(shown(0.9312, units::none), "0.931");

@@ -306,9 +306,11 @@ TEST(Gpus, ThePageSetsEveryGpuSideBySide) {
   std::string page = book.outputs()["gpus.md"];
   for (const char* part :
        {"id: \"GPUs\"", "title: \"side by side\"", "# side by side", "woven for **othergpu**",
-        "| Test GPU (reference) | `testgpu` | 2026-11-29 | — | 132 | 4.00 TB/s |",
+        // the GPUs as columns, their properties as rows
+        "| | Test GPU (reference) | Other GPU (this book) | Third GPU |",
+        "| folder | `testgpu` | `othergpu` | `thirdgpu` |", "| measured | 2026-11-29 |",
+        "| SM clock, start / end | — |", "| SMs | 132 |", "| copy bandwidth | 4.00 TB/s |",
         "| *measured; SM clock, start / end* | 2026-11-29; 1980 / 1965 MHz (max 1980) |",
-        "| Other GPU (this book) | `othergpu` |", "| Third GPU | `thirdgpu` |",
         "### 1 Alpha\n\n[Chapter 1](1-alpha.html)'s kernels",
         "| result | Test GPU | Other GPU | Third GPU |",
         "| `alpha/v2_fast@1048576` | 400 µs | 600 µs, 0.667× ref | *failed on this GPU: CUDA "

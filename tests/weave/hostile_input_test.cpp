@@ -121,6 +121,15 @@ INSTANTIATE_TEST_SUITE_P(
                      "Escaped \\[machine : sm_count]{.m} bracket, \\\\[machine : sm_count]{.m}.");
             },
             "Escaped \\[machine : sm_count]{.m} bracket, \\\\[132]{.measured"},
+        // A value in a link's text is woven (tools.md WV06 refuses one in its destination)
+        GoodInput{"ValueInALinkText",
+                  [](auto& b) {
+                    append(b,
+                           "[all [machine : sm_count]{.m} SMs](https://example.com/(a)) and "
+                           "![a [machine : sm_count]{.m}](x.png)");
+                  },
+                  "[all [132]{.measured title=\"machine : sm_count, device property\"} "
+                  "SMs](https://example.com/(a)) and ![a [132]{.measured"},
         // Eight nested brackets weave (the book nests two), as do deeper ones in inline code,
         // escaped, or in paragraphs of their own.
         GoodInput{"EightNestedBrackets",
@@ -168,6 +177,13 @@ INSTANTIATE_TEST_SUITE_P(
                    append(b, "X [" + times("(", 30000) + "1" + times(")", 30000) + "]{.m}.");
                  },
                  "nests more than 100 levels deep"},
+        // The review's note on W6-W9: the message repeated the whole span, one line of 200 287
+        // characters for 100 000 parentheses; it quotes the span's first 120 bytes
+        BadInput{"DeepParenthesesMessageQuotesTheSpanShort",
+                 [](auto& b) {
+                   append(b, "X [" + times("(", 100000) + "1" + times(")", 100000) + "]{.m}.");
+                 },
+                 last_line + "[" + times("(", 120) + "...]{.m}: the expression nests more"},
         // W7: a left-deep sum: evaluating, printing and freeing it recursed 20 000 deep.
         BadInput{"LongSum", [](auto& b) { append(b, "X [" + times("1 + ", 20000) + "1]{.m}."); },
                  "has more than 1000 parts"},
@@ -206,6 +222,16 @@ INSTANTIATE_TEST_SUITE_P(
                    ASSERT_EQ(mkfifo((b.root() / alpha).c_str(), 0600), 0);
                  },
                  "book/chapters.txt:2: error: chapters/1-alpha.md is not a regular file"},
+        // tools.md WV06: a value in a link's destination was woven into the URL
+        // (http://example.com/%5B132%5D%7B.measured%20title=...)
+        BadInput{"ValueInALinkDestination",
+                 [](auto& b) {
+                   append(b,
+                          "[link](http://example.com/[machine : sm_count]{.m}) and "
+                          "![i](x/(y)/[machine : sm_count]{.m}.png)");
+                 },
+                 last_line + "[machine : sm_count]{.m}: a woven value inside a link's destination, "
+                             "[text](...): Pandoc would put the span's Markdown into the URL"},
         // W12: NaN and infinity were woven as text.
         BadInput{"InfiniteValue", [](auto& b) { append(b, "X [10^400]{.m}."); },
                  last_line + "[10^400]{.m}: '10^400' is infinite here"},
