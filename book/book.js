@@ -362,6 +362,15 @@
     });
   }
 
+  // ---- The results at a glance (code_blocks.lua): folded on a phone; on a wider screen the
+  // stylesheet shows them (::details-content), and opening them here does the same where that is
+  // unknown.
+  function openGlance() {
+    if (window.CSS && CSS.supports && CSS.supports('selector(::details-content)')) return;
+    if (!window.matchMedia('(min-width: 40.01rem)').matches) return;
+    document.querySelectorAll('details.glance').forEach(function (d) { d.open = true; });
+  }
+
   // ---- The contents from anywhere (a narrow screen): the bar's button opens the contents over the
   // text; a link followed, the button again, Escape or a tap outside closes them.
   function contentsButton() {
@@ -438,6 +447,7 @@
 
   document.addEventListener('DOMContentLoaded', function () {
     foldContents();
+    openGlance();
     contentsButton();
     symbolsButtons();
     themeSwitch();
@@ -502,7 +512,8 @@
       return { link: a, heading: document.getElementById(decodeURIComponent(a.getAttribute('href').slice(1))) };
     }).filter(function (e) { return e.heading; });
     if (!entries.length) return;
-    var toc = document.querySelector('.toc'), current = null, pending = false;
+    // (the column that scrolls: the side column on a wide screen, holding the book's chapters too)
+    var toc = document.querySelector('.side') || document.querySelector('.toc'), current = null, pending = false;
 
     function update() {
       pending = false;

@@ -276,8 +276,15 @@ local function split_id(text)
   return nil
 end
 
-local function xref(id, content, anchor)
-  return pandoc.Link(content, chapter_pages[id] .. (anchor and ('#' .. anchor) or ''), '', pandoc.Attr('', { 'xref' }))
+-- A mention's link: to the section anchor, or to the page's top (anchor nil, or TOP where
+-- section-links.txt says the words name the chapter as a whole). A possessive whose words name
+-- no section that is known (named, unresolved) keeps them in data-names, and check-rendered fails
+-- on it: its section belongs in section-links.txt.
+local TOP = '-'
+local function xref(id, content, anchor, named)
+  local attrs = named and { { 'data-names', named } } or {}
+  local href = chapter_pages[id] .. ((anchor and anchor ~= TOP) and ('#' .. anchor) or '')
+  return pandoc.Link(content, href, '', pandoc.Attr('', { 'xref' }, attrs))
 end
 
 -- A word as section-links.txt writes it: text without its closing punctuation, code in
@@ -290,11 +297,24 @@ local function phrase_word(el)
   return nil
 end
 
+-- The words after a possessive, as section-links.txt would write them (up to three, to the first
+-- punctuation), for a message that asks for them there.
+local function phrase_after(inlines, k)
+  local words = {}
+  while #words < 3 do
+    local gap, word = inlines[k], phrase_word(inlines[k + 1])
+    if gap == nil or (gap.t ~= 'Space' and gap.t ~= 'SoftBreak') or word == nil or word == '' then break end
+    table.insert(words, word)
+    if inlines[k + 1].t == 'Str' and inlines[k + 1].text ~= word then break end
+    k = k + 2
+  end
+  return table.concat(words, ' ')
+end
+
 -- The anchor of the section that the phrase opening inlines[k] names in chapter id (the longest
 -- phrase of up to three words that section-links.txt lists), or nil.
 local function section_anchor(id, inlines, k)
-  local phrases = section_links[id]
-  if phrases == nil then return nil end
+  local phrases = section_links[id] or {}
   local words, best = {}, nil
   while #words < 3 do
     local gap, word = inlines[k], phrase_word(inlines[k + 1])
@@ -323,7 +343,8 @@ function Inlines(inlines)
     if id then
       local possessive = rest == '’s' or rest == "'s"
       local anchor = possessive and (section_anchor(id, inlines, i + 3) or heading_anchor(id, inlines, i + 3)) or nil
-      out:insert(xref(id, { el, pandoc.Space(), pandoc.Str(id) }, anchor))
+      local named = possessive and anchor == nil and phrase_after(inlines, i + 3) or nil
+      out:insert(xref(id, { el, pandoc.Space(), pandoc.Str(id) }, anchor, named))
       if rest ~= '' then out:insert(pandoc.Str(rest)) end
       i = i + 3
       -- "chapters 3.1, 3.2 and 3.3": the ids that follow a plural link too
@@ -413,11 +434,21 @@ local function header_cells(tbl)
   return out
 end
 
-local SYMBOLS_SHOWN = 4        -- the box's symbols a phone shows before "Show all"
+local SYMBOLS_SHOWN = 3        -- the box's symbols a phone shows before "Show all" (book/style.css)
+
+-- A paragraph of the box that says the run's toolkit and clocks (the weaver's facts line: "CUDA
+-- runtime 13.0 · driver ... · SM clock ..."), not a warning (a stale or failed-tests note).
+local function facts_paragraph(block)
+  if block.t ~= 'Para' then return false end
+  local warning = false
+  block:walk({ Span = function(span) if span.classes:includes('stale-note') then warning = true end end })
+  return not warning
+end
 
 function Div(div)
   if not is_html or not div.classes:includes('hwbox') then return nil end
   local blocks = pandoc.List()
+  local results = false        -- the last block is the results' </details>: the facts lines go in before it
   for _, block in ipairs(div.content) do
     local tbl = table_of(block)
     local heads = tbl and header_cells(tbl) or {}
@@ -436,16 +467,28 @@ function Div(div)
       blocks:insert(pandoc.RawBlock('html', string.format('<button type="button" class="symbols-more" '
         .. 'aria-expanded="false">Show all %d symbols</button>', rows)))
     elseif tbl and heads[1] ~= 'symbol' then
-      local columns = {}
-      for k = 2, #heads do if heads[k] ~= 'measured on' then table.insert(columns, heads[k]) end end
-      local summary = string.format('All %d result%s measured%s', rows, rows == 1 and '' or 's',
-        #columns > 0 and (': ' .. table.concat(columns, ', ')) or '')
+      -- one line on a phone: the count (its columns show once it is opened)
+      local summary = string.format('All %d result%s measured, and the run', rows, rows == 1 and '' or 's')
       blocks:insert(pandoc.RawBlock('html', '<details class="box-results"><summary>' .. escape_html(summary)
         .. '</summary>'))
       blocks:insert(block)
       blocks:insert(pandoc.RawBlock('html', '</details>'))
+      results = true
+    elseif results and facts_paragraph(block) then
+      -- the toolkit and clocks of the run, folded with its results (on a phone they took five lines
+      -- before the chapter's first section): before the </details>
+      blocks:insert(#blocks, block)
+    elseif results == false and tbl == nil and facts_paragraph(block) and #blocks > 0
+        and pandoc.utils.stringify(block):match('^[%w ]*:? ?CUDA runtime') then
+      -- a box with no results: its toolkit and clocks fold on their own
+      blocks:insert(pandoc.RawBlock('html', '<details class="box-results"><summary>The run: toolkit and clocks'
+        .. '</summary>'))
+      blocks:insert(block)
+      blocks:insert(pandoc.RawBlock('html', '</details>'))
+      results = true
     else
       blocks:insert(block)
+      results = false
     end
   end
   div.content = blocks
@@ -459,12 +502,45 @@ local function straight(s)
   return (s:gsub('\u{2019}', "'"):gsub('\u{2018}', "'"):gsub('\u{201C}', '"'):gsub('\u{201D}', '"'))
 end
 
+-- The glance: a paragraph opening "**Results at a glance.**" right after the dated box, and what
+-- follows it up to the first section (its table, the claims on it), is folded under a one-line
+-- summary on a phone, so the chapter's first section starts within two screens of its top (web
+-- review #2); a wider screen shows it open, its summary hidden (book/style.css, book/book.js).
+-- HTML only.
+local GLANCE = 'at a glance'
+
+local function glance_lead(block)
+  local lead = block and block.t == 'Para' and block.content[1]
+  if not lead or lead.t ~= 'Strong' then return nil end
+  local text = pandoc.utils.stringify(lead):gsub('[.:]%s*$', '')
+  return text:lower():sub(-#GLANCE) == GLANCE and text or nil
+end
+
+local function fold_glance(blocks)
+  for i, block in ipairs(blocks) do
+    if block.t == 'Div' and block.classes:includes('hwbox') then
+      local summary = glance_lead(blocks[i + 1])
+      if summary == nil then return end
+      local last = i + 1
+      while blocks[last + 1] and not (blocks[last + 1].t == 'Header' and blocks[last + 1].level <= 2) do
+        last = last + 1
+      end
+      blocks:insert(last + 1, pandoc.RawBlock('html', '</details>'))
+      blocks:insert(i + 1, pandoc.RawBlock('html', '<details class="glance"><summary>' .. escape_html(summary)
+        .. '</summary>'))
+      return
+    end
+    if block.t == 'Header' and block.level <= 2 then return end
+  end
+end
+
 function Pandoc(doc)
   local first = doc.blocks[1]
   if first and first.t == 'Header' and first.level == 1 and chapter_title ~= ''
       and straight(pandoc.utils.stringify(first)) == straight(chapter_title) then
     doc.blocks:remove(1)
   end
+  if is_html then fold_glance(doc.blocks) end
   return doc
 end
 

@@ -77,6 +77,40 @@ def variables(book_title, chapters, i, download):
     return escaped
 
 
+def module_of(chapter):
+    """A lesson's module number ("3.2b" -> 3), or None for an appendix or another page."""
+    head = chapter['id'].split('.')[0]
+    return int(head) if head.isdigit() and '.' in chapter['id'] else None
+
+
+def book_nav(chapters, i):
+    """The whole book's chapter list beside the text on a desktop (book/style.css shows it 1100 px
+    wide and up): a fold per module, named as the front page names it (book/front.md), and one for
+    the appendices; the fold of chapter i open, chapter i marked as the page shown."""
+    try:
+        names = {n: name for n, (name, _) in front.read_words()['modules'].items()}
+    except (OSError, front.FrontError):
+        names = {}
+    groups = []
+    for c in chapters:
+        n = module_of(c)
+        label = 'Module %d: %s' % (n, names.get(n, '')) if n is not None else 'Appendices'
+        if not groups or groups[-1][0] != label:
+            groups.append((label, []))
+        groups[-1][1].append(c)
+    parts = ['<nav class="book-nav" aria-label="The book\'s chapters">',
+             '<a class="book-home" href="index.html">The book</a>']
+    for label, members in groups:
+        here = chapters[i] in members
+        items = ''.join('<li><a href="%s"%s><span class="id">%s</span> %s</a></li>' % (
+            html.escape(page_name(c)), ' aria-current="page"' if c is chapters[i] else '',
+            html.escape(c['id']), html.escape(c['title'])) for c in members)
+        parts.append('<details class="book-part"%s><summary>%s</summary><ol>%s</ol></details>'
+                     % (' open' if here else '', html.escape(label.rstrip(': ')), items))
+    parts.append('</nav>')
+    return '\n'.join(parts)
+
+
 # a chapter's front matter is read by book_index, never by Pandoc (see book_index.body)
 MARKDOWN = 'markdown-yaml_metadata_block'
 
@@ -169,7 +203,7 @@ def chapter_sections(chapters):
 
 def chapter_digest(book_title, chapters, i, download, api_map_digest, tools):
     return digest(chapters[i]['text'], sorted(variables(book_title, chapters, i, download).items()),
-                  api_map_digest, tools, chapter_map(chapters), chapter_sections(chapters))
+                  api_map_digest, tools, chapter_map(chapters), chapter_sections(chapters), book_nav(chapters, i))
 
 
 # A line of highlighted code (Pandoc: <span id="cb8-18"><a href="#cb8-18" ...></a>...</span>)
@@ -243,6 +277,7 @@ def render_chapter(book_title, chapters, i, download, api_map_file, out_dir, sal
             '--metadata', 'pagetitle=' + chapter['title'], '--output', target + '.new']
     for key, value in variables(book_title, chapters, i, download).items():
         args += ['--variable', '%s=%s' % (key, value)]
+    args += ['--variable', 'book-nav=' + book_nav(chapters, i)]   # HTML, escaped where it is made
     cache_dir = os.path.join(out_dir, CODE_CACHE)
     os.makedirs(cache_dir, exist_ok=True)
     run_pandoc(args, {'BOOK_API_MAP': api_map_file or '', 'BOOK_DOWNLOAD': download,

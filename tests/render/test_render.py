@@ -391,8 +391,55 @@ class ReaderTest(Workspace):
         self.assertEqual(done.returncode, 0, done.stderr)
         page = self.read('3.1-reduction.html')
         self.assertIn('<a href="A-bench.html#the-timer" class="xref">Appendix A</a>’s timers', page)
-        self.assertIn('<a href="A-bench.html" class="xref">Appendix A</a>’s harness', page, 'a whole chapter\'s subject')
-        self.assertIn('<a href="A-bench.html" class="xref">Appendix A</a>’s word', page, 'no heading names it')
+        self.assertIn('<a href="A-bench.html" class="xref">Appendix A</a>’s harness', page,
+                      'a whole chapter\'s subject (section-links.txt: anchor -)')
+        # no heading and no line of section-links.txt names it: to the top, its words kept for
+        # check-rendered, which fails on it (a possessive that names a section must land there)
+        self.assertIn('<a href="A-bench.html" class="xref" data-names="word">Appendix A</a>’s word', page)
+        done = check(self.out, '--no-screenshot')
+        self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+        self.assertIn('3.1-reduction.html: "Appendix A’s word" names a section of A-bench.html but links to its top',
+                      done.stderr)
+        self.assertRegex(done.stdout, r'mentions of a chapter link to it: \d+ to the section they name \(.*?\), \d+ '
+                                      r'to a chapter\'s top, of which 1 name a section')
+
+    def test_the_opening_folds_on_a_phone_and_the_symbols_stay_open(self):
+        # web review #2: the box's results, the run's toolkit and clocks, and the results at a glance
+        # fold (the glance on a phone only: style.css opens it wider); the symbols stay open
+        path = os.path.join(self.woven, '3.1-reduction.md')
+        with open(path, encoding='utf-8') as f:
+            text = f.read()
+        text = text.replace('| $N_\\text{SM}$ | streaming multiprocessors | 132 |\n:::\n',
+                            '| $N_\\text{SM}$ | streaming multiprocessors | 132 |\n\n'
+                            '| result | time | bandwidth |\n|:--|--:|--:|\n| `reduce/v1@1024` | 1 ms | 4 GB/s |\n\n'
+                            'CUDA runtime 13.0 · SM clock 1980 MHz at the start.\n\n'
+                            '[**Stale:** this chapter\'s code changed.]{.stale-note}\n:::\n\n'
+                            '**Results at a glance.** Each rung and its time.\n\n| rung | time |\n|:--|--:|\n'
+                            '| v1 | 1 ms |\n')
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write(text)
+        done = render(self.out, self.woven)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        page = self.read('3.1-reduction.html')
+        box = page.split('<div class="hwbox">')[1].split('<details class="glance">')[0]
+        self.assertRegex(box, r'(?s)<details class="box-results"><summary>All 1 result measured, and '
+                              r'the run</summary>.*reduce/v1@1024.*CUDA runtime 13\.0.*</details>\s*<p><span '
+                              r'class="stale-note">', 'the facts folded with the results; the stale note stays out')
+        self.assertIn('streaming multiprocessors', box.split('<details')[0], 'the symbols stay open')
+        glance = page.split('<details class="glance"><summary>Results at a glance</summary>')[1]
+        self.assertRegex(glance, r'(?s)^\s*<p><strong>Results at a glance\.</strong> Each rung.*<table.*</table>\s*</div>\s*'
+                                 r'<p>A reduction of .*</details>\s*<h2 id="the-first-version"', 'up to the first section')
+        css = self.read('style.css')
+        self.assertIn('details.glance::details-content { content-visibility: visible; }', css)
+
+    def test_the_whole_book_is_listed_beside_the_text(self):
+        page = self.read('3.1-reduction.html')
+        side = page.split('<div class="side">')[1].split('<nav id="toc"')[0]
+        self.assertIn('<nav class="book-nav" aria-label="The book\'s chapters">', side)
+        self.assertRegex(side, r'<details class="book-part" open><summary>Module 3: [^<]+</summary><ol><li><a '
+                               r'href="3.1-reduction.html" aria-current="page"><span class="id">3.1</span>')
+        self.assertRegex(side, r'<details class="book-part"><summary>Appendices</summary><ol><li><a href="A-bench.html">')
+        self.assertIn('.book-nav { display: none; }', self.read('style.css'), 'not on a phone')
 
     def test_chunk_references_link_both_ways(self):
         page = self.read('3.1-reduction.html')
@@ -706,6 +753,15 @@ class PhoneTest(Workspace):
         self.assertRegex(found, r'3\.1-reduction\.html: the title starts \d+ px down on a 390 x 844 px phone '
                                 r'screen, below the first screen')
         self.assertNotRegex(found, r'index\.html')   # index.html fits
+
+    def test_a_first_section_past_two_phone_screens_is_caught(self):
+        # web review #2: the first section began four to nine screens down
+        _, errors = self.phone(['3.1-reduction.html'])
+        self.assertEqual(errors, [], 'the fixture\'s first section is on the first screens')
+        self.damage('3.1-reduction.html', '<p class="chapter-meta">', '<div style="height:1800px"></div><p class="chapter-meta">')
+        _, errors = self.phone(['3.1-reduction.html'])
+        self.assertRegex('\n'.join(errors), r'3\.1-reduction\.html: on a 390 x 844 px phone screen the first section '
+                                            r'starts \d+ px down, \d\.\d screens, past 2')
 
 
 class SearchTest(Workspace):
