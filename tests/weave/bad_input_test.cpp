@@ -334,9 +334,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "book/chapters.txt:5: error: the byte 0xE9 at column 12 is not UTF-8"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return std::string(info.param.name); });
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::contains;
 
 TEST(BadInput, AWholeFileInLatinOneIsAFewErrorsNotOneALine) {
   FixtureBook book;

@@ -11,9 +11,7 @@ namespace {
 
 using testing::FixtureBook;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::contains;
 
 TEST(Book, WeavesTheFixtureBook) {
   FixtureBook book;

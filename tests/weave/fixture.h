@@ -13,6 +13,11 @@
 
 namespace weave::testing {
 
+// Whether part occurs in text (the tests' assertions on woven text and messages).
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 class FixtureBook {
  public:
   FixtureBook();

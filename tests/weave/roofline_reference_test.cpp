@@ -14,9 +14,7 @@ namespace {
 
 using testing::FixtureBook;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::contains;
 
 std::vector<std::string> names(const std::vector<KernelResult>& kernels) {
   std::vector<std::string> out;

@@ -15,9 +15,7 @@ namespace {
 using testing::copy_gpu;
 using testing::FixtureBook;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using testing::contains;
 
 auto woven_for(const std::string& gpu) {
   return [=](Options& o) {
