@@ -1,6 +1,55 @@
 # add_chapter_folder(<src/folder>): one chapter's library, GoogleTest binary and benchmark binary,
 # chosen by file name as book/CONVENTIONS.md says. CMake re-globs when the tangler adds a file
 # (CONFIGURE_DEPENDS), so a new block in a chapter needs no edit here.
+
+# chapter_unity_sources(<out-var> <target> <sources>...): the sources to compile for <target>. With
+# CI_UNITY (cmake/unity.cmake) a target's .cu files become one generated file that #includes them,
+# and so do its .cpp files, compiled through cmake/unity_fallback.sh (unity_launcher). Without it,
+# or with fewer than two of a kind, the sources as they are.
+function(chapter_unity_sources out target)
+  if(NOT CI_UNITY)
+    set(${out} ${ARGN} PARENT_SCOPE)
+    return()
+  endif()
+  set(result ${ARGN})
+  set(unity OFF)
+  foreach(extension IN ITEMS cu cpp)
+    set(members "")
+    foreach(source IN LISTS ARGN)
+      if(source MATCHES "\\.${extension}$")
+        list(APPEND members ${source})
+      endif()
+    endforeach()
+    list(LENGTH members count)
+    if(count LESS 2)
+      continue()
+    endif()
+    set(content "// ${target}'s ${count} .${extension} sources as one translation unit (CI_UNITY, cmake/chapter.cmake)\n")
+    foreach(member IN LISTS members)
+      string(APPEND content "#include \"${member}\"\n")
+    endforeach()
+    set(generated ${CMAKE_BINARY_DIR}/chapter_unity/${target}.${extension})
+    file(CONFIGURE OUTPUT ${generated} CONTENT "${content}")   # rewritten only when it changes
+    # in the place of its first source: the objects link (and the tests run) in the order they did
+    # apart, where a target does not interleave its .cu and .cpp files
+    list(GET members 0 first)
+    list(FIND result ${first} at)
+    list(INSERT result ${at} ${generated})
+    list(REMOVE_ITEM result ${members})
+    set(unity ON)
+  endforeach()
+  set(${out} ${result} PARENT_SCOPE)
+  set(${target}_unity ${unity} PARENT_SCOPE)
+endfunction()
+
+# chapter_unity_launcher(<target>): unity_launcher for a target that chapter_unity_sources gave a
+# generated file
+macro(chapter_unity_launcher target)
+  if(${target}_unity)
+    unity_launcher(${target})
+  endif()
+endmacro()
+
 function(add_chapter_folder folder)
   get_filename_component(name ${folder} NAME)
   file(GLOB sources CONFIGURE_DEPENDS ${folder}/*.cu ${folder}/*.cpp)
@@ -22,7 +71,9 @@ function(add_chapter_folder folder)
 
   set(chapter_lib ${name})
   if(library_sources)
+    chapter_unity_sources(library_sources ${chapter_lib} ${library_sources})
     add_library(${chapter_lib} STATIC ${library_sources})
+    chapter_unity_launcher(${chapter_lib})
   else()
     add_library(${chapter_lib} INTERFACE)
   endif()
@@ -48,7 +99,9 @@ function(add_chapter_folder folder)
   endif()
 
   if(test_sources)
+    chapter_unity_sources(test_sources ${name}_test ${test_sources})
     add_executable(${name}_test ${test_sources})
+    chapter_unity_launcher(${name}_test)
     target_link_libraries(${name}_test PRIVATE ${chapter_lib} GTest::gtest_main)
     if(CHAPTER_TESTS_PER_CASE)
       # Listed at test time, one ctest test per GoogleTest case, so ctest -j spreads the GPU tests.
@@ -66,7 +119,9 @@ function(add_chapter_folder folder)
     add_dependencies(chapters ${name}_test)
   endif()
   if(bench_sources)
+    chapter_unity_sources(bench_sources ${name}_bench ${bench_sources})
     add_executable(${name}_bench ${bench_sources})
+    chapter_unity_launcher(${name}_bench)
     target_link_libraries(${name}_bench PRIVATE ${chapter_lib} bench_main benchmark::benchmark)
     add_dependencies(chapters ${name}_bench)
   endif()
