@@ -1428,10 +1428,10 @@ def check_screenshots(browser, root, page_name, errors):
         errors.append('%s: the dark theme looks exactly like the light one' % page_name)
 
 
-def side_by_side(jobs):
+def side_by_side(jobs, first=()):
     """Runs each job(errors) in a thread, as many at a time as the machine has cores, the next one
-    starting as soon as one ends: ([what each returned], [the errors each found]), in the order of
-    jobs. A job that raises is an error."""
+    starting as soon as one ends, the jobs numbered in first before the others: ([what each
+    returned], [the errors each found]), in the order of jobs. A job that raises is an error."""
     results, lists, seconds = [None] * len(jobs), [[] for _ in jobs], [0.0] * len(jobs)
 
     def run(i):
@@ -1441,7 +1441,7 @@ def side_by_side(jobs):
         except Exception as e:   # noqa: BLE001 (a check that could not run is reported, never lost)
             lists[i].append('a check in Chromium could not run: %r' % e)
         seconds[i] = time.monotonic() - started
-    pending, lock = list(range(len(jobs))), threading.Lock()
+    pending, lock = list(first) + [i for i in range(len(jobs)) if i not in first], threading.Lock()
 
     def worker():   # takes the next job as soon as its last one ends
         while True:
@@ -1511,28 +1511,33 @@ def main(argv):
     present = [c for c in chapters if os.path.exists(os.path.join(root, c))]
     if not args.no_browser and present:
         browser = find_browser()
-        check_screenshots(browser, root, present[0], errors)
-        print('check-rendered: %d formula(s) set in the book\'s stylesheet and compared with their overflow visible'
-              % check_maths_clipping(browser, root, present, errors))
         shown = [p for p in pages if p != 'print.html']
         axe = axe_path()
         if axe is None:
             print('check-rendered: axe-core is not installed (make deps runs npm ci in book/): contrast checked on '
                   'style.css\'s palettes only', file=sys.stderr)
         searchable = os.path.exists(os.path.join(root, 'search-index.js'))
-        # Each check below is one Chromium holding every page in iframes, mostly one core's work (its
-        # renderer's main thread, all pages being of one origin): they run side by side, as many at a
-        # time as the machine has cores (2 on CI's), each with a list of errors (and the phone checks
-        # of warnings) of its own, reported in the order listed here. check_load runs after them,
+        # Each check below is a Chromium of its own (most hold every page in iframes), mostly one
+        # core's work (its renderer's main thread, all pages being of one origin): they run side by
+        # side, as many at a time as the machine has cores (2 on CI's), each with a list of errors
+        # (and the phone checks of warnings) of its own, reported in the order listed here. The
+        # search starts first: the longest (118 s of the book's 251 s on a loaded 2-core machine,
+        # 2026-12-06), it ended last, alone, when it started fourth. check_load runs after them,
         # alone: it times tasks in real time.
         phone_warnings = {screen: [] for screen in (PHONE, SMALL_PHONE)}
-        jobs = [lambda e, s=screen: check_phone(browser, root, pages, chapters, e, s, phone_warnings[s])
-                for screen in (PHONE, SMALL_PHONE)]
+        jobs = [lambda e: check_screenshots(browser, root, present[0], e),
+                lambda e: check_maths_clipping(browser, root, present, e)]
+        jobs += [lambda e, s=screen: check_phone(browser, root, pages, chapters, e, s, phone_warnings[s])
+                 for screen in (PHONE, SMALL_PHONE)]
         jobs += [lambda e, t=theme: check_axe(browser, root, shown, e, (t,)) for theme in (('light', 'dark') if axe else ())]
         jobs += [lambda e: check_desktop_code(browser, root, shown, e)]
         jobs += [lambda e: check_search(browser, root, e)] if searchable else []
         jobs += [lambda e: check_api.check_api(browser, root, e, axe)]
-        found, found_errors = side_by_side(jobs)
+        found, found_errors = side_by_side(jobs, first=[len(jobs) - 2] if searchable else [])
+        errors += found_errors[0] + found_errors[1]
+        print('check-rendered: %d formula(s) set in the book\'s stylesheet and compared with their overflow visible'
+              % (found[1] or 0))
+        found, found_errors = found[2:], found_errors[2:]
         api, api_errors = found.pop(), found_errors.pop()
         errors += api_errors
         if api:
