@@ -174,7 +174,7 @@ const bool registered_probe = [] {
 }();
 
 }  // namespace
-#line 1725 "chapters/1.1-warps.md"
+#line 1726 "chapters/1.1-warps.md"
 
 #include "warps/warps_dealing.h"
 
