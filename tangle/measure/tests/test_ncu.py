@@ -93,10 +93,10 @@ class ParseProbe(unittest.TestCase):
     def test_warp_instructions_by_pipe_are_summed_over_the_kernels(self):
         # Chapter 1.3's per-pipe counts: each pipe's count its own quantity, summed like
         # warp_instructions, and absent where its metric was not asked for.
-        pipes = {'smsp__inst_executed_pipe_fma.sum': 'warp_instructions_fma',
-                 'smsp__inst_executed_pipe_fmaheavy.sum': 'warp_instructions_fmaheavy',
-                 'smsp__inst_executed_pipe_fmalite.sum': 'warp_instructions_fmalite',
-                 'smsp__inst_executed_pipe_alu.sum': 'warp_instructions_alu'}
+        pipes = {'sm__inst_executed_pipe_fma.sum': 'warp_instructions_fma',
+                 'sm__inst_executed_pipe_fmaheavy.sum': 'warp_instructions_fmaheavy',
+                 'sm__inst_executed_pipe_fmalite.sum': 'warp_instructions_fmalite',
+                 'sm__inst_executed_pipe_alu.sum': 'warp_instructions_alu'}
         kernels = [{'id': i, 'name': f'k{i}', 'metrics': {m: (i + 1) * (n + 1) * 1000
                                                           for n, m in enumerate(pipes)}}
                    for i in range(2)]
@@ -106,7 +106,7 @@ class ParseProbe(unittest.TestCase):
             self.assertEqual(counters[name]['median'], 3 * (n + 1) * 1000)
             self.assertEqual(counters[name]['unit'], '')
         self.assertNotIn('warp_instructions', counters)
-        only_fma = ncu.combine(kernels, ['smsp__inst_executed_pipe_fma.sum'], 'pipes.csv')
+        only_fma = ncu.combine(kernels, ['sm__inst_executed_pipe_fma.sum'], 'pipes.csv')
         self.assertEqual(set(only_fma), {'warp_instructions_fma'})
 
     def test_kernels_of_one_iteration_are_combined(self):
