@@ -252,9 +252,16 @@ DIMENSIONLESS = {
     'registers_per_thread', 'resident_warps_per_sm', 'reuse', 'sass_shared_wavefronts',
     'shared_bank_conflicts', 'shared_wavefronts', 'sm_count', 'throttled', 'tuned_index',
     'warp_instructions', 'warps', 'warps_per_sm', 'wave_size', 'waves', 'working_threads',
+    # ncu's warp instructions by pipe (chapter 1.3).
+    'warp_instructions_fma', 'warp_instructions_fmaheavy', 'warp_instructions_fmalite',
+    'warp_instructions_alu',
     # 1.1's probe of the schedulers: counts of schedulers and of warps.
     'schedulers_used', 'fewest_warps_per_scheduler', 'most_warps_per_scheduler',
     'schedulers_with_most_warps',
+    # and its dealing probe: SMs, blocks and warps counted, and the two rules' predicted counts.
+    'warps_per_block', 'sms_used', 'fewest_blocks_per_sm', 'most_blocks_per_sm',
+    'sms_matching_per_block_rule', 'sms_matching_balanced_rule', 'per_block_rule_most_warps',
+    'per_block_rule_fewest_warps', 'balanced_rule_most_warps', 'balanced_rule_fewest_warps',
     # 3.1: a sum's error relative to sum|x| (and its model, predicted_error below).
     'measured_error',
     # Module 4: counts, indices, fractions of a unit's peak, and rates per second of counted events

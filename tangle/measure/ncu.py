@@ -69,6 +69,13 @@ SUMS = {
     'l2_atomic_sectors': ('', {'lts__t_sectors_srcunit_tex_op_atom.sum': 1,
                                'lts__t_sectors_srcunit_tex_op_red.sum': 1}),
     'warp_instructions': ('', {'smsp__inst_executed.sum': 1}),
+    # The same by the pipe that executed them (chapter 1.3): FMA, FP32 arithmetic and the integer
+    # IMAD, split on sm_86 and later into fmaheavy (FP32, IMAD) and fmalite (FP32 only); ALU,
+    # integer but IMAD, logic, compares, moves.
+    'warp_instructions_fma': ('', {'sm__inst_executed_pipe_fma.sum': 1}),
+    'warp_instructions_fmaheavy': ('', {'sm__inst_executed_pipe_fmaheavy.sum': 1}),
+    'warp_instructions_fmalite': ('', {'sm__inst_executed_pipe_fmalite.sum': 1}),
+    'warp_instructions_alu': ('', {'sm__inst_executed_pipe_alu.sum': 1}),
     'fp32_flops': ('FLOP', {'smsp__sass_thread_inst_executed_op_ffma_pred_on.sum': 2,
                             'smsp__sass_thread_inst_executed_op_fadd_pred_on.sum': 1,
                             'smsp__sass_thread_inst_executed_op_fmul_pred_on.sum': 1}),

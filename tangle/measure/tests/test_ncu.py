@@ -90,6 +90,25 @@ class ParseProbe(unittest.TestCase):
                                                               'max': 4194304, 'n': 1, 'unit': ''})
         self.assertNotIn('shared_wavefronts', counters)  # its hardware metrics were not asked for
 
+    def test_warp_instructions_by_pipe_are_summed_over_the_kernels(self):
+        # Chapter 1.3's per-pipe counts: each pipe's count its own quantity, summed like
+        # warp_instructions, and absent where its metric was not asked for.
+        pipes = {'sm__inst_executed_pipe_fma.sum': 'warp_instructions_fma',
+                 'sm__inst_executed_pipe_fmaheavy.sum': 'warp_instructions_fmaheavy',
+                 'sm__inst_executed_pipe_fmalite.sum': 'warp_instructions_fmalite',
+                 'sm__inst_executed_pipe_alu.sum': 'warp_instructions_alu'}
+        kernels = [{'id': i, 'name': f'k{i}', 'metrics': {m: (i + 1) * (n + 1) * 1000
+                                                          for n, m in enumerate(pipes)}}
+                   for i in range(2)]
+        counters = ncu.combine(kernels, list(pipes), 'pipes.csv')
+        for n, (metric, name) in enumerate(pipes.items()):
+            self.assertEqual(ncu.feeds(metric), [name])
+            self.assertEqual(counters[name]['median'], 3 * (n + 1) * 1000)
+            self.assertEqual(counters[name]['unit'], '')
+        self.assertNotIn('warp_instructions', counters)
+        only_fma = ncu.combine(kernels, ['sm__inst_executed_pipe_fma.sum'], 'pipes.csv')
+        self.assertEqual(set(only_fma), {'warp_instructions_fma'})
+
     def test_kernels_of_one_iteration_are_combined(self):
         kernels = kernels_of()
         both = ncu.combine(kernels, PROBE_METRICS, 'probe.csv')
