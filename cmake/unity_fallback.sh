@@ -86,11 +86,13 @@ if ! { compile "$base.a.o" "${members[@]:0:half}" && compile "$base.b.o" "${memb
   rm -f "$out"
   exit 1
 fi
-# one depfile for the one object: every leaf's dependencies after "$out:"
+# one depfile for the one object: every leaf's dependencies after "$out:", less the halves' files
+# (removed below: a dependency that no longer exists would make Ninja compile the object every time)
 if ((dep_at >= 0)); then
   for leaf in "${leaves[@]}"; do
     sed -e '1s/^[^:]*://' -e 's/\\$//' "$leaf.d"
-  done | tr '\n' ' ' | { printf '%s:' "$out"; cat; echo; } >"${args[dep_at]}"
+  done | tr ' ' '\n' | grep -v '^$' | grep -vxF -f <(printf '%s\n' "${made[@]}") |
+    tr '\n' ' ' | { printf '%s: ' "$out"; cat; echo; } >"${args[dep_at]}"
 fi
 echo "$src: note: compiled as ${#leaves[@]} translation unit(s)" >&2
 finish

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # fallback_test.sh LAUNCHER CXX: cmake/unity_fallback.sh (CI_UNITY's launcher) with the real C++
-# compiler, on three sources in a unity batch. Sources that compile together give one object, as
+# compiler, on four sources in a unity batch. Sources that compile together give one object, as
 # the compiler alone would. Two that each define the same file-local function (which compile apart
 # but not together) are compiled apart, and the object still holds every source's functions, with
-# one depfile naming every source. A source with an error of its own fails the build with that
+# one depfile naming every source and no file that is gone. A source with an error of its own fails the build with that
 # error, as without unity. A file outside a unity folder is compiled unchanged.
 set -u
 launcher=$1 cxx=$2
@@ -22,17 +22,24 @@ defines() { nm "$1" | grep -q " T _Z${#2}${2}v" || fail "$1 lacks $2(): $(nm "$1
 source_file a.cpp one 1 a
 source_file b.cpp two 2 b
 source_file c.cpp three 3 c
-batch "$scratch/a.cpp" "$scratch/b.cpp" "$scratch/c.cpp"
+source_file d.cpp four 4 d
+batch "$scratch/a.cpp" "$scratch/b.cpp" "$scratch/c.cpp" "$scratch/d.cpp"
 compile "$scratch/together.o" || fail "a batch that compiles together failed: $(cat "$scratch/err")"
 ! grep -q "note:" "$scratch/err" || fail "a batch that compiles together was compiled apart: $(cat "$scratch/err")"
-for f in a b c; do defines "$scratch/together.o" $f; done
+for f in a b c d; do defines "$scratch/together.o" $f; done
 
-source_file b.cpp one 2 b   # a second anonymous one(): a redefinition when together
+source_file b.cpp one 2 b   # a second anonymous one(): a redefinition when together (c and d still compile as one)
 compile "$scratch/apart.o" || fail "a batch with a name defined twice failed: $(cat "$scratch/err")"
 grep -q "did not compile as one translation unit" "$scratch/err" || fail "no note of the fallback: $(cat "$scratch/err")"
-for f in a b c; do defines "$scratch/apart.o" $f; done
-for f in a b c; do grep -q "$scratch/$f.cpp" "$scratch/apart.o.d" || fail "the depfile does not name $f.cpp"; done
+for f in a b c d; do defines "$scratch/apart.o" $f; done
+for f in a b c d; do grep -q "$scratch/$f.cpp" "$scratch/apart.o.d" || fail "the depfile does not name $f.cpp"; done
 [[ $(grep -c ':' "$scratch/apart.o.d") -eq 1 ]] || fail "the depfile holds more than one rule: $(cat "$scratch/apart.o.d")"
+# "object: dependencies", a space after the colon (Ninja reads "object:/path" as one name, as C:/path)
+grep -q "^$scratch/apart.o: " "$scratch/apart.o.d" || fail "the depfile's rule is not \"object: ...\": $(head -c 200 "$scratch/apart.o.d")"
+# a dependency that no longer exists (a half's generated file) would make Ninja compile it every time
+for dependency in $(sed 's/^[^:]*://' "$scratch/apart.o.d"); do
+  [[ -e $dependency ]] || fail "the depfile names $dependency, which does not exist"
+done
 compgen -G "$scratch/apart.unity.*" >/dev/null && fail "the halves' files were left behind: $(ls "$scratch")"
 
 printf 'int c() { return undeclared_name; }\n' >"$scratch/c.cpp"
