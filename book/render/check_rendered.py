@@ -1521,19 +1521,23 @@ def main(argv):
         # core's work (its renderer's main thread, all pages being of one origin): they run side by
         # side, as many at a time as the machine has cores (2 on CI's), each with a list of errors
         # (and the phone checks of warnings) of its own, reported in the order listed here. The
-        # search starts first: the longest (118 s of the book's 251 s on a loaded 2-core machine,
-        # 2026-12-06), it ended last, alone, when it started fourth. check_load runs after them,
-        # alone: it times tasks in real time.
+        # longest start first, the search and axe-core's two, so that none is left to run alone at
+        # the end (on the whole book, a loaded 2-core machine, 2026-12-06: axe-core 179 and 181 s,
+        # the search 120 s, the others 15-85 s; the search, started sixth, ended alone 47 s after
+        # the rest). check_load runs after them, alone: it times tasks in real time.
         phone_warnings = {screen: [] for screen in (PHONE, SMALL_PHONE)}
         jobs = [lambda e: check_screenshots(browser, root, present[0], e),
                 lambda e: check_maths_clipping(browser, root, present, e)]
         jobs += [lambda e, s=screen: check_phone(browser, root, pages, chapters, e, s, phone_warnings[s])
                  for screen in (PHONE, SMALL_PHONE)]
+        longest = list(range(len(jobs), len(jobs) + 2)) if axe else []   # the jobs to start first
         jobs += [lambda e, t=theme: check_axe(browser, root, shown, e, (t,)) for theme in (('light', 'dark') if axe else ())]
         jobs += [lambda e: check_desktop_code(browser, root, shown, e)]
-        jobs += [lambda e: check_search(browser, root, e)] if searchable else []
+        if searchable:
+            longest.insert(0, len(jobs))
+            jobs += [lambda e: check_search(browser, root, e)]
         jobs += [lambda e: check_api.check_api(browser, root, e, axe)]
-        found, found_errors = side_by_side(jobs, first=[len(jobs) - 2] if searchable else [])
+        found, found_errors = side_by_side(jobs, first=longest)
         errors += found_errors[0] + found_errors[1]
         print('check-rendered: %d formula(s) set in the book\'s stylesheet and compared with their overflow visible'
               % (found[1] or 0))
