@@ -42,6 +42,8 @@ def waits(rows, total):
             by_wait[f'{r.get("Address", "")[-5:]} {source.strip()}'] += samples
         if opcode(source) != 'SYNCS' and opcode(source) != 'BRA':
             barrier = None
+    if not by_wait:
+        return
     print('   waits (share of all samples):')
     for what, samples in by_wait.most_common(12):
         print(f'     {share(samples, total):>6}  {what}')
