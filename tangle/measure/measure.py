@@ -272,7 +272,7 @@ DIMENSIONLESS = {
     'shared_atomic_wavefronts', 'shared_atomic_bank_conflicts', 'l2_atomic_sectors',
     # Appendix A's harness: its sampling, the clock's window and NVML's state (bit masks, flags,
     # and plain numbers whose unit their name gives: watts, degrees Celsius).
-    'samples', 'converged', 'throttled_samples', 'held', 'hold_timeouts', 'clock_in_window', 'nvml',
+    'samples', 'converged', 'noise', 'throttled_samples', 'held', 'hold_timeouts', 'clock_in_window', 'nvml',
     'clock_events_start', 'clock_events_end', 'power_capped', 'thermal_slowdown',
     'hardware_slowdown', 'power_start_watts', 'power_end_watts', 'temperature_start_celsius',
     'temperature_end_celsius',

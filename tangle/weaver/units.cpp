@@ -157,6 +157,7 @@ const std::set<std::string>& dimensionless_names() {
       // flags, and plain numbers whose unit their name gives: watts, degrees Celsius).
       "samples",
       "converged",
+      "noise",
       "throttled_samples",
       "held",
       "hold_timeouts",
