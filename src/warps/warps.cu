@@ -74,7 +74,7 @@ void launch_fma_stamped(const float* x, float* y, int n, int iters, WarpStamp* s
 }
 
 }  // namespace warps
-#line 1662 "chapters/1.1-warps.md"
+#line 1667 "chapters/1.1-warps.md"
 
 namespace warps {
 

@@ -174,7 +174,7 @@ const bool registered_probe = [] {
 }();
 
 }  // namespace
-#line 1726 "chapters/1.1-warps.md"
+#line 1731 "chapters/1.1-warps.md"
 
 #include <stdexcept>
 #include <vector>

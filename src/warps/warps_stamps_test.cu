@@ -68,7 +68,7 @@ TEST(WarpStamps, TheProbeComputesWhatFmaLanesDoesAndStampsEveryWarp) {
 }
 
 }  // namespace
-#line 1686 "chapters/1.1-warps.md"
+#line 1691 "chapters/1.1-warps.md"
 
 #include "warps/warps_dealing.h"
 
