@@ -289,8 +289,9 @@
   // Ranking's constants (TUNE, so tests/render/search_share.js may try others): the exponent of the
   // share of the query's weight a section holds, whether a part's weight is its rarity, the bonus
   // for the typed words side by side (a phrase) in the heading and in the prose, how many of the
-  // best rows are looked at for phrases, and a page's weight (PAGE_BOOST).
-  var TUNE = { shareExp: 2, idf: true, phraseHead: 1, phraseText: 0.5, rerank: 40, head: 4, defined: 1 };
+  // best rows are looked at for phrases (each costs its prose's stems, once), the heading's and the
+  // first definitions' weight (head, defined), and a page's weight (PAGE_BOOST).
+  var TUNE = { shareExp: 2, idf: true, phraseHead: 1, phraseText: 0.5, rerank: 10, head: 4, defined: 1 };
   // the GPUs page (tables under the chapters' own titles) and appendix B (a row a symbol, each
   // pointing to the chapter that uses it) rank below the chapters' own sections
   var PAGE_BOOST = { 'gpus.html': 0.3, 'B-symbols.html': 0.5 };
@@ -302,9 +303,9 @@
 
   // The share of the query's neighbouring word pairs that stand side by side in a text (stop words
   // between them skipped): "online softmax", "misaligned access" as written, not apart.
-  function phrase(words, text) {
-    if (words.length < 2 || !text) return 0;
-    var ws = stems(text), found = 0;
+  function phrase(words, ws) {
+    if (words.length < 2 || !ws.length) return 0;
+    var found = 0;
     var same = function (a, q) { return a === q || (q.length >= 4 && a.indexOf(q) === 0); };
     for (var j = 0; j + 1 < words.length; j++) {
       for (var i = 0; i + 1 < ws.length; i++) {
@@ -312,6 +313,20 @@
       }
     }
     return found / (words.length - 1);
+  }
+
+  // The sections' headings and first definitions as stems, made once (on the first query); their
+  // prose's, made for a section when a query first needs it.
+  function stemsOf(sections) {
+    if (!sections.stems) {
+      var defined = firstDefinitions(sections);
+      Object.defineProperty(sections, 'stems', { value: {
+        head: sections.map(function (s) { return stems(s.h || ''); }),
+        defined: defined.map(stems),
+        prose: {}
+      } });
+    }
+    return sections.stems;
   }
 
   function search(engine, sections, query, limit) {
@@ -349,18 +364,17 @@
     var total = weights.reduce(function (a, b) { return a + b; }, 0);
     // the share of the query's weight a text holds (its heading, its defined terms)
     var same = function (a, q) { return a === q || (q.length >= 4 && a.indexOf(q) === 0); };
-    function covers(text) {
-      if (!text) return 0;
-      var ws = stems(text);
+    function covers(ws) {
+      if (!ws.length) return 0;
       var has = function (q) { return ws.some(function (x) { return same(x, q); }); };
       return weights.reduce(function (a, w, i) {      // a part is there where all words of a way are
         return a + (parts[i].ways.some(function (way) { return way.length && way.every(has); }) ? w : 0);
       }, 0) / total;
     }
-    var defined = firstDefinitions(sections);
+    var known = stemsOf(sections);
     var rows = hits.map(function (hit) {
       var s = sections[hit.id];
-      var about = 1 + TUNE.head * covers(s.h) + TUNE.defined * covers(defined[hit.id]);
+      var about = 1 + TUNE.head * covers(known.head[hit.id]) + TUNE.defined * covers(known.defined[hit.id]);
       var share = weights.reduce(function (a, w, i) { return a + (hit.parts[i] > 0 ? w : 0); }, 0) / total;
       var sum = hit.parts.reduce(function (a, b) { return a + b; }, 0);
       return { hit: hit, score: sum * Math.pow(share, TUNE.shareExp) * (PAGE_BOOST[s.p] || 1) * about };
@@ -370,9 +384,9 @@
     var words = stems(query);
     if (words.length > 1) {
       rows.slice(0, TUNE.rerank).forEach(function (r) {
-        var s = sections[r.hit.id];
-        r.score *= 1 + TUNE.phraseHead * phrase(words, s.h) +
-          TUNE.phraseText * phrase(words, (s.d || '') + ' \n ' + (s.f || '') + ' \n ' + (s.t || ''));
+        var s = sections[r.hit.id], prose = known.prose[r.hit.id];
+        if (!prose) prose = known.prose[r.hit.id] = stems((s.d || '') + '\n' + (s.f || '') + '\n' + (s.t || ''));
+        r.score *= 1 + TUNE.phraseHead * phrase(words, known.head[r.hit.id]) + TUNE.phraseText * phrase(words, prose);
       });
       rows.sort(function (a, b) { return b.score - a.score; });
     }
