@@ -77,9 +77,12 @@
     return out;
   }
 
+  // A script added to the page; async = false: those added together are fetched side by side and
+  // run in the order added (the library, the search's code, then the index that uses both).
   function loadScript(src, then) {
     var script = document.createElement('script');
     script.src = src;
+    script.async = false;
     script.onload = then;
     script.onerror = function () {
       loading = false;
@@ -114,28 +117,26 @@
     if (waiting.indexOf(then) < 0) waiting.push(then);
     if (loading) return;
     loading = true;
-    loadScript('minisearch.js', function () {
-      loadScript('search-core.js', function () {
-      loadScript('search-index.js', function () {
-        var index = window.BOOK_SEARCH_INDEX, sections = index.sections;
-        var ready = function (built) {
-          engine = built;
-          loading = false;
-          document.documentElement.dataset.search = 'ready';
-          var answers = waiting;
-          waiting = [];
-          answers.forEach(function (f) { f(); });
-        };
-        // built at render time (make book with Node): loaded; else built here, a slice at a time
-        if (index.engine) {
-          window.BookSearch.load(window.MiniSearch, sections, index.engine).then(ready);
-          return;
-        }
-        var built = window.BookSearch.build(window.MiniSearch, sections);
-        var docs = window.BookSearch.documents(sections);
-        addInSlices(built, docs, function () { ready(built); });
-      });
-      });
+    loadScript('minisearch.js', function () {});
+    loadScript('search-core.js', function () {});
+    loadScript('search-index.js', function () {
+      var index = window.BOOK_SEARCH_INDEX, sections = index.sections;
+      var ready = function (built) {
+        engine = built;
+        loading = false;
+        document.documentElement.dataset.search = 'ready';
+        var answers = waiting;
+        waiting = [];
+        answers.forEach(function (f) { f(); });
+      };
+      // built at render time (make book with Node): loaded; else built here, a slice at a time
+      if (index.engine) {
+        window.BookSearch.load(window.MiniSearch, sections, index.engine).then(ready);
+        return;
+      }
+      var built = window.BookSearch.build(window.MiniSearch, sections);
+      var docs = window.BookSearch.documents(sections);
+      addInSlices(built, docs, function () { ready(built); });
     });
   }
 

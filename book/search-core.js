@@ -159,11 +159,78 @@
     return new MiniSearch(options(sections));
   }
 
-  // The engine search-index.js holds, built at render time (book/render/search_prebuild.js), loaded
-  // a thousand terms at a time (MiniSearch yields between them): a promise of the engine.
-  function load(MiniSearch, sections, engine) {
-    return MiniSearch.loadJSAsync ? MiniSearch.loadJSAsync(engine, options(sections))
-      : Promise.resolve(MiniSearch.loadJS(engine, options(sections)));
+  // The engine as search-index.js ships it: MiniSearch's toJSON with its index as flat rows,
+  // [term, field, n, doc, count, ... n pairs, field, n, ...], not [term, {field: {doc: count}}]:
+  // numbers in arrays, not objects keyed by strings, so the browser parses the script and makes the
+  // engine in about half the time (book/render/search_prebuild.js writes it).
+  function compact(js) {
+    var out = {};
+    Object.keys(js).forEach(function (k) { out[k] = js[k]; });
+    out.index = js.index.map(function (entry) {
+      var row = [entry[0]];
+      Object.keys(entry[1]).forEach(function (field) {
+        var docs = entry[1][field], ids = Object.keys(docs);
+        row.push(+field, ids.length);
+        ids.forEach(function (id) { row.push(+id, docs[id]); });
+      });
+      return row;
+    });
+    out.compact = 1;
+    return out;
+  }
+
+  // Rows from..to of a compact index into the engine's term tree (MiniSearch's _index: term ->
+  // field -> doc -> count, as its own loadJS makes it).
+  function fill(engine, rows, from, to) {
+    for (var i = from; i < to; i++) {
+      var row = rows[i], fields = new Map();
+      for (var j = 1; j < row.length;) {
+        var docs = new Map(), n = row[j + 1];
+        for (var k = 0; k < n; k++) docs.set(row[j + 2 + 2 * k], row[j + 3 + 2 * k]);
+        fields.set(row[j], docs);
+        j += 2 + 2 * n;
+      }
+      engine._index.set(row[0], fields);
+    }
+  }
+
+  function shell(MiniSearch, sections, js) {
+    var empty = {};
+    Object.keys(js).forEach(function (k) { empty[k] = k === 'index' ? [] : js[k]; });
+    return MiniSearch.loadJS(empty, options(sections));
+  }
+
+  // The engine search-index.js holds, at once (Node: tests/render/search_share.js).
+  function loadNow(MiniSearch, sections, js) {
+    if (!js.compact) return MiniSearch.loadJS(js, options(sections));
+    var engine = shell(MiniSearch, sections, js);
+    fill(engine, js.index, 0, js.index.length);
+    return engine;
+  }
+
+  // The engine search-index.js holds, built at render time (book/render/search_prebuild.js), made
+  // a slice of SLICE_MS at a time, with a yield to the page between slices (a MessageChannel
+  // message, not clamped as a nested setTimeout is): a promise of the engine.
+  var SLICE_MS = 8;
+  function load(MiniSearch, sections, js) {
+    if (!js.compact || typeof MessageChannel === 'undefined') {
+      return js.compact ? Promise.resolve(loadNow(MiniSearch, sections, js))
+        : MiniSearch.loadJSAsync(js, options(sections));
+    }
+    return new Promise(function (resolve) {
+      var engine = shell(MiniSearch, sections, js), next = 0, rows = js.index, channel = new MessageChannel();
+      channel.port1.onmessage = function slice() {
+        var end = performance.now() + SLICE_MS;
+        while (next < rows.length && performance.now() < end) {
+          var to = Math.min(rows.length, next + 64);
+          fill(engine, rows, next, to);
+          next = to;
+        }
+        if (next < rows.length) channel.port2.postMessage(0);
+        else { channel.port1.onmessage = null; resolve(engine); }
+      };
+      channel.port2.postMessage(0);
+    });
   }
 
   function codeWords(s, apparatus) {
@@ -397,7 +464,7 @@
 
   var api = { normal: normal, tokenize: tokenize, terms: terms, stem: stem, GREEK: GREEK, STOP: STOP,
               SYNONYM: SYNONYM, options: options, build: build, load: load, documents: documents, queryTree: queryTree, queryParts: queryParts,
-              search: search, expansions: expansions, TUNE: TUNE, PAGE_BOOST: PAGE_BOOST, FIELD_BOOST: FIELD_BOOST };
+              search: search, expansions: expansions, compact: compact, loadNow: loadNow, TUNE: TUNE, PAGE_BOOST: PAGE_BOOST, FIELD_BOOST: FIELD_BOOST };
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.BookSearch = api;
 })(typeof window !== 'undefined' ? window : this);

@@ -195,6 +195,23 @@ def write_fragment(out_dir, basename, entries):
     write_file(os.path.join(out_dir, FRAGMENTS, basename + '.json'), json.dumps(entries, ensure_ascii=False))
 
 
+def engine_terms(engine):
+    """{term: the ids of the fields that hold it, as strings} of a prebuilt engine: its index's rows
+    are flat, [term, field, n, doc, count, ... (n pairs), field, n, ...] (BookSearch.compact), or
+    MiniSearch's own [term, {field: {doc: count}}]."""
+    terms = {}
+    for row in engine['index']:
+        if not engine.get('compact'):
+            terms[row[0]] = set(row[1])
+            continue
+        fields, j = set(), 1
+        while j < len(row):
+            fields.add(str(row[j]))
+            j += 2 + 2 * row[j + 1]
+        terms[row[0]] = fields
+    return terms
+
+
 PREBUILD = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'search_prebuild.js')
 
 

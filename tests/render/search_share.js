@@ -32,7 +32,7 @@ const index = context.window.BOOK_SEARCH_INDEX;
 const sections = index.sections;
 let engine;
 if (index.engine) {
-  engine = MiniSearch.loadJS(index.engine, BookSearch.options(sections));
+  engine = BookSearch.loadNow(MiniSearch, sections, index.engine);
 } else {
   engine = BookSearch.build(MiniSearch, sections);
   engine.addAll(BookSearch.documents(sections));
