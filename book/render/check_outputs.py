@@ -9,7 +9,9 @@
   check_downloads(root, errors)  downloads.html lists and links every archive of downloads/, and
                                  each archive's README has its prerequisites, build and run steps
                                  and how its numbers relate to make measure
-                                 (book/render/download_guide.py). Returns the archives' count."""
+                                 (book/render/download_guide.py), and a chapter page's download
+                                 links go to its entry there, not to the archive. Returns the
+                                 archives' count."""
 import glob
 import html.parser
 import os
@@ -120,4 +122,26 @@ def check_downloads(root, errors):
         missing = [s for s in README_SECTIONS if s not in text]
         if missing:
             errors.append('%s: its README lacks %s (book/render/download_guide.py)' % (href, ', '.join(missing)))
+    check_chapter_links(root, page, errors)
     return len(archives)
+
+
+DOWNLOAD_LINK = re.compile(r'href="(downloads(?:/[^"#]*|\.html#([^"]*)))"')
+
+
+def check_chapter_links(root, page, errors):
+    """A chapter page's download links (its opening's and its code blocks') go to its entry on
+    downloads.html, which must exist, never to a bare archive (web review, finding 21)."""
+    ids = set(re.findall(r'\bid="([^"]+)"', page))
+    for path in sorted(glob.glob(os.path.join(root, '*.html'))):
+        name = os.path.basename(path)
+        if name in ('index.html', 'print.html', 'downloads.html'):
+            continue
+        with open(path, encoding='utf-8') as f:
+            links = set(DOWNLOAD_LINK.findall(f.read()))
+        for href, entry in sorted(links):
+            if not entry:
+                errors.append('%s: links the archive %s, not its entry on downloads.html '
+                              '(downloads_page.entry_href)' % (name, href))
+            elif entry not in ids:
+                errors.append('%s: links %s, an entry downloads.html does not have' % (name, href))

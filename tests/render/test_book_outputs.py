@@ -131,6 +131,31 @@ class DownloadsTest(unittest.TestCase):
         self.assertIn('downloads/b.tar.gz: its README lacks ## What is inside', errors[1])
 
 
+    def test_a_chapter_links_its_entry_on_the_downloads_page_not_the_archive(self):
+        self.assertEqual(downloads_page.entry_href({'id': '3.2b'}), 'downloads.html#download-3-2b')
+        page = downloads_page.body([{'id': '3.2b', 'src': 'hopper', 'title': 'Hopper', 'basename': '3.2b-hopper'}],
+                                   [({'id': '3.2b', 'src': 'hopper', 'title': 'Hopper', 'basename': '3.2b-hopper'},
+                                     'downloads/3.2b-hopper.tar.gz', 52000,
+                                     download_guide.facts({'id': '3.2b', 'src': 'hopper'}, self.FILES, 'x'))])
+        self.assertIn('id="download-3-2b"', page, 'the entry the chapter links')
+        root = tempfile.mkdtemp(prefix='check-downloads.')
+        os.makedirs(os.path.join(root, 'downloads'))
+        archive(os.path.join(root, 'downloads', 'a.tar.gz'), 'a', '\n'.join(check_outputs.README_SECTIONS))
+        with open(os.path.join(root, 'downloads.html'), 'w') as f:
+            f.write('id="prerequisites" id="build-and-run" id="numbers" <h3 id="download-1-1"></h3>'
+                    '<a href="downloads/a.tar.gz">')
+        pages = {'1.1-a.html': '<a href="downloads.html#download-1-1">', '1.2-b.html': '<a href="downloads/a.tar.gz">',
+                 '1.3-c.html': '<a href="downloads.html#download-1-3">', 'index.html': '<a href="downloads/a.tar.gz">'}
+        for name, text in pages.items():
+            with open(os.path.join(root, name), 'w') as f:
+                f.write(text)
+        errors = []
+        check_outputs.check_downloads(root, errors)
+        self.assertEqual(len(errors), 2, errors)
+        self.assertIn('1.2-b.html: links the archive downloads/a.tar.gz', errors[0])
+        self.assertIn('1.3-c.html: links downloads.html#download-1-3, an entry downloads.html does not have', errors[1])
+
+
 class PrintViewTest(unittest.TestCase):
     def test_page_numbers_fill_the_contents(self):
         chapters = [{'id': '3.1', 'title': 'A reduction', 'basename': '3.1-reduction'}]
