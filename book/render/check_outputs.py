@@ -40,6 +40,11 @@ class Anchors(html.parser.HTMLParser):
             self.details += 1
 
 
+# what only a web page does, which a book's front matter must not ask of its reader
+WEB_WORDS = re.compile(r'\b(hover\w*|click\w*|search box|search field|theme|toggle|dark mode|scroll\w*|'
+                       r'this (?:web )?page)\b', re.I)
+
+
 def check_epub(root, errors, expect_xrefs=True):
     found = []
     for path in sorted(glob.glob(os.path.join(root, '*.epub'))):
@@ -83,6 +88,12 @@ def check_epub(root, errors, expect_xrefs=True):
                           'book/render/epub.py passes it the chapters)' % name)
         if not any('chapter-index' in p.ids for p in pages.values()):
             errors.append('%s: no front matter (section chapter-index: book/render/epub_front.py)' % name)
+        for member, data in members.items():
+            if member.endswith('.xhtml') and b'id="chapter-index"' in data:
+                words = WEB_WORDS.findall(re.sub(r'<[^>]*>', ' ', data.decode('utf-8', 'replace')))
+                if words:
+                    errors.append('%s: its front matter speaks of the web page (%s): book/front.md\'s '
+                                  '[[web||book]] words' % (name, ', '.join(sorted(set(w.lower() for w in words)))))
         found.append((name, links, xrefs))
     return found
 
