@@ -130,6 +130,40 @@ def headlines(record):
     return rows
 
 
+# The roofs a share is taken of, as the weaver names them (tangle/weaver/roofline_figure.cpp).
+ROOF_HTML = {'read_bandwidth': 'B<sub>read</sub>', 'copy_bandwidth': 'B<sub>copy</sub>',
+             'fp32_fma_rate': 'F<sub>fp32</sub>', 'bf16_tensor_rate': 'F<sub>bf16</sub>'}
+
+
+def binding_roof(result, ceilings):
+    """(share, roof) of a result against the roof that binds it, as the weaver's rooflines place a
+    kernel: its FLOPs per DRAM byte (counted by ncu where the record has dram_bytes, else the
+    model's bytes), under the lower of the memory roof (the larger of B_read and B_copy) times that
+    intensity and the compute roof (F_bf16 where ncu counted tensor work, or where nothing was
+    counted and the kernel ran faster than F_fp32; else F_fp32). A result without FLOPs is a stream:
+    its bytes per second over the memory roof. None where the record lacks what it needs."""
+    def value(name, where):
+        return ((where.get(name) or {}) if isinstance(where.get(name), dict) else {}).get('median')
+    time, flops = value('time', result), value('flops', result)
+    moved = value('dram_bytes', result) or value('bytes', result)
+    read, copy = value('read_bandwidth', ceilings), value('copy_bandwidth', ceilings)
+    memory = 'read_bandwidth' if read and (not copy or read > copy) else 'copy_bandwidth'
+    bandwidth = read if memory == 'read_bandwidth' else copy
+    if not time or not moved or not bandwidth:
+        return None
+    if not flops:
+        return moved / time / bandwidth, memory
+    rate = flops / time
+    tensor = value('tensor_flops', result)
+    fp32 = value('fp32_fma_rate', ceilings)
+    uses_tensor = tensor > 0 if tensor is not None else bool(fp32) and rate > fp32
+    compute = 'bf16_tensor_rate' if uses_tensor and value('bf16_tensor_rate', ceilings) else 'fp32_fma_rate'
+    flat, slope = value(compute, ceilings), bandwidth * flops / moved
+    if not flat or slope < flat:
+        return rate / slope, memory
+    return rate / flat, compute
+
+
 def key_html(key):
     """A record's key, escaped, that may break after its / and its @ (and nowhere else where it fits)."""
     return html.escape(key).replace('/', '/<wbr>').replace('@', '@<wbr>')
@@ -137,6 +171,11 @@ def key_html(key):
 
 def results_table(chapters, records_dir, page_name):
     rows = []
+    try:
+        with open(os.path.join(records_dir, 'machine.json'), encoding='utf-8') as f:
+            ceilings = json.load(f).get('ceilings') or {}
+    except (OSError, ValueError):
+        ceilings = {}
     for chapter in chapters:
         path = os.path.join(records_dir, chapter['id'] + '.json')
         if not os.path.exists(path):
@@ -145,24 +184,31 @@ def results_table(chapters, records_dir, page_name):
             record = json.load(f)
         for ladder, rung, peer in headlines(record):
             r, p = record['results'][rung]['time']['median'], record['results'][peer]['time']['median']
+            bound = binding_roof(record['results'][rung], ceilings)
+            share = '%.0f%% of %s' % (100 * bound[0], ROOF_HTML[bound[1]]) if bound else '–'
             # each cell names its column (data-label): a phone shows each row as a card (book/style.css)
             rows.append('<tr><td data-label="chapter"><a href="%s">%s</a></td><td class="num" data-label="speed vs peer">'
-                        '%.2f×</td><td data-label="last rung"><code>%s</code></td><td class="num" data-label="its time">'
+                        '%.2f×</td><td class="num" data-label="share of its roof">%s</td>'
+                        '<td data-label="last rung"><code>%s</code></td><td class="num" data-label="its time">'
                         '%s</td><td data-label="peer"><code>%s</code></td><td class="num" data-label="peer time">%s</td>'
                         '<td class="num" data-label="measured">%s</td></tr>'
-                        % (page_name(chapter), html.escape(chapter['id']), p / r, key_html(rung), seconds(r),
+                        % (page_name(chapter), html.escape(chapter['id']), p / r, share, key_html(rung), seconds(r),
                            key_html(peer), seconds(p), date_in_words(record.get('date', '')) or ''))
     if not rows:
         return ''
     # speed vs peer, the point of the table, right after the chapter: it shows however narrow the frame
     return ('<div class="table-scroll"><table class="headlines">\n<thead><tr><th>chapter</th><th>speed vs peer</th>'
-            '<th>last rung</th><th>its time</th><th>peer</th><th>peer time</th><th>measured</th></tr></thead>\n'
+            '<th>share of its roof</th><th>last rung</th><th>its time</th><th>peer</th><th>peer time</th><th>measured</th></tr></thead>\n'
             '<tbody>\n%s\n</tbody></table></div>\n'
             '<p class="note">Each ladder\'s last rung against the strongest peer measured in the same '
             'run: the fastest library kernel timed on the same problem doing the same work (the same '
             'bytes and FLOPs), or where none does, the reference the chapter measured (a copy); at '
             'the largest size both ran. Speed vs peer is the peer\'s time over the rung\'s (above '
-            '1.00×: faster than the peer). Times are medians from the records.</p>' % '\n'.join(rows))
+            '1.00×: faster than the peer). Share of its roof is the rung\'s rate over the roof that binds it '
+            'on this GPU, placed as the chapters\' rooflines place a kernel: its FLOPs per DRAM byte (counted, '
+            'or the model\'s) under the lower of the memory roof and the compute roof, or for a kernel '
+            'without FLOPs its bytes per second over the memory roof. Times are medians from the records.</p>'
+            % '\n'.join(rows))
 
 
 def machine_line(records_dir):

@@ -17,6 +17,7 @@ import time
 
 SKIP = 77
 MIN_SAMPLES = 10       # bench::kBurstRule
+MIN_GPU_SECONDS = 0.005
 TARGET_NOISE = 0.005
 MAX_SECONDS = 1.0
 BURST = 5              # bench::kBurstIterations
@@ -43,7 +44,8 @@ def relative_noise_of_median(samples):
 
 
 def converged(samples):
-    return len(samples) >= MIN_SAMPLES and relative_noise_of_median(samples) <= TARGET_NOISE
+    return (len(samples) >= MIN_SAMPLES and sum(samples) >= MIN_GPU_SECONDS
+            and relative_noise_of_median(samples) <= TARGET_NOISE)
 
 
 def main():
@@ -110,6 +112,7 @@ def main():
                 'run_type': 'iteration', 'repetitions': 1, 'repetition_index': 0,
                 'iterations': 1, 'real_time': middle * 1e6, 'time_unit': 'us',
                 'samples': len(seconds), 'converged': 1 if converged(seconds) else 0,
+                'noise': relative_noise_of_median(seconds),
                 'time__min': min(seconds), 'time__max': max(seconds),
                 'flops': f, 'flop_rate': f / middle,
                 'flop_rate__min': f / max(seconds), 'flop_rate__max': f / min(seconds),

@@ -27,8 +27,8 @@ namespace {
 namespace model = histogram::model;
 
 #line 1346 "chapters/4.4-capstone.md"
-constexpr long long kN = 1LL << 28;  // 256 MiB of bytes: four times the L2
-constexpr long long kWarmN = 1LL << 25;  // 32 MiB: fits the 60 MiB L2 with room to spare
+constexpr long long kN = 1LL << 28;  // 256 MiB of bytes: over four times a Hopper's L2
+constexpr long long kWarmN = 1LL << 25;  // 32 MiB: fits a Hopper's L2 (50 or 60 MiB)
 constexpr int kSharedProbeIterations = 4096;
 constexpr int kGlobalProbeIterations = 16;
 

@@ -296,7 +296,7 @@ BENCHMARK(bm_stream_latency)->Name("profile/stream_latency")->Arg(kBig)
 #line 1077 "chapters/4.2-profile.md"
 // ---- the pitfalls: each done wrong beside done right -----------------------------------------
 
-// (a) Cache state. A buffer that fits in L2 (kWarmFloats: 24 MiB, under half of 60 MiB) read
+// (a) Cache state. A buffer that fits in L2 (kWarmFloats: 24 MiB, under half of the H100's 50) read
 // `passes` times per launch: with the L2 flushed before each launch (right) and without (wrong).
 // Arguments: floats, passes. Each read counts as that many bytes, as a DRAM benchmark would.
 constexpr std::int64_t kWarmFloats = std::int64_t{6} << 20;

@@ -10,7 +10,7 @@
 namespace profile::model {
 namespace {
 
-// Round numbers, close to an H200's, so every expectation below can be checked by hand.
+// Round numbers of a Hopper's order, so every expectation below can be checked by hand.
 constexpr Ceilings kMachine{4e12, 4e12, 8e14, 4e-7, 2e9, 132};
 
 TEST(ProfileModel, EachBoundByHand) {

@@ -74,3 +74,23 @@ void launch_fma_stamped(const float* x, float* y, int n, int iters, WarpStamp* s
 }
 
 }  // namespace warps
+#line 1662 "chapters/1.1-warps.md"
+
+namespace warps {
+
+void launch_fma_stamped_blocks(const float* x, float* y, int n, int iters, int warps_per_block,
+                               WarpStamp* stamps, cudaStream_t stream) {
+  check_sizes(n, iters);
+  if (warps_per_block < 1 || warps_per_block > 32) {
+    throw std::invalid_argument("warps: warps_per_block must be 1 to 32, got " +
+                                std::to_string(warps_per_block));
+  }
+  if (n == 0) return;
+  const int threads_per_block = 32 * warps_per_block;
+  const auto blocks = static_cast<unsigned>((std::int64_t{n} + threads_per_block - 1) /
+                                            threads_per_block);
+  fma_stamped<<<blocks, threads_per_block, 0, stream>>>(x, y, n, iters, kAlpha, kBeta, stamps);
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace warps

@@ -30,3 +30,13 @@ void launch_fma_stamped(const float* x, float* y, int n, int iters, WarpStamp* s
                         cudaStream_t stream);
 
 }  // namespace warps
+#line 1650 "chapters/1.1-warps.md"
+
+namespace warps {
+
+// The dealing probe: launch_fma_stamped in blocks of warps_per_block warps (1 to 32) instead of
+// kThreadsPerBlock threads; every warp w writes stamps[w], ceil(n / 32) of them.
+void launch_fma_stamped_blocks(const float* x, float* y, int n, int iters, int warps_per_block,
+                               WarpStamp* stamps, cudaStream_t stream);
+
+}  // namespace warps

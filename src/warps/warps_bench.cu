@@ -174,3 +174,71 @@ const bool registered_probe = [] {
 }();
 
 }  // namespace
+#line 1726 "chapters/1.1-warps.md"
+
+#include <stdexcept>
+#include <vector>
+
+#include "warps/warps_dealing.h"
+
+namespace {
+
+// Blocks an SM holds in the dealing probe: not a multiple of 4, so that the balanced rule too
+// leaves a scheduler short (a time to test), and one wave for w <= 9 (7 w <= 64 warps).
+constexpr int kDealtBlocksPerSm = 7;
+
+void bm_fma_dealt(benchmark::State& state) {
+  const int warps_per_block = static_cast<int>(state.range(0));
+  const int blocks = kDealtBlocksPerSm * device().sm_count;
+  const int threads = blocks * warps_per_block * 32;
+  Buffers buffers(threads);
+  bench::DeviceBuffer<warps::WarpStamp> stamps(threads / 32);
+  bench::Stream stream;
+  bench::time_gpu(state, stream, [&](cudaStream_t s) {
+    warps::launch_fma_stamped_blocks(buffers.x.data(), buffers.y.data(), threads, kIters,
+                                     warps_per_block, stamps.data(), s);
+  }, bench::Flush::no);
+  stream.synchronize();
+  const std::vector<warps::WarpStamp> all = stamps.download();
+  warps::SchedulerTally tally;
+  warps::DealingTally dealing;
+  try {  // a part block on an SM (a warp moved) fails this result, not the whole binary
+    tally = warps::tally_schedulers(all);
+    dealing = warps::tally_dealing(all, warps_per_block);
+  } catch (const std::invalid_argument& error) {
+    state.SkipWithError(error.what());
+    return;
+  }
+  set_counters(state, threads, threads, kIters,
+               warps::model::fma_lanes_instructions(threads, kIters, 1));
+  state.counters["blocks"] = blocks;  // set_counters assumes kThreadsPerBlock
+  state.counters["blocks_per_sm"] = kDealtBlocksPerSm;
+  state.counters["warps_per_block"] = warps_per_block;
+  const warps::SchedulerCounts per_block =
+      warps::dealt_per_block(kDealtBlocksPerSm, warps_per_block);
+  const warps::SchedulerCounts balanced = warps::dealt_balanced(kDealtBlocksPerSm, warps_per_block);
+  state.counters["per_block_rule_most_warps"] = warps::most_warps(per_block);
+  state.counters["per_block_rule_fewest_warps"] = warps::fewest_warps(per_block);
+  state.counters["balanced_rule_most_warps"] = warps::most_warps(balanced);
+  state.counters["balanced_rule_fewest_warps"] = warps::fewest_warps(balanced);
+  state.counters["sms_used"] = dealing.sms;
+  state.counters["fewest_blocks_per_sm"] = dealing.fewest_blocks;
+  state.counters["most_blocks_per_sm"] = dealing.most_blocks;
+  state.counters["sms_matching_per_block_rule"] = dealing.sms_per_block;
+  state.counters["sms_matching_balanced_rule"] = dealing.sms_balanced;
+  state.counters["schedulers_used"] = tally.schedulers;
+  state.counters["fewest_warps_per_scheduler"] = tally.fewest_warps;
+  state.counters["most_warps_per_scheduler"] = tally.most_warps;
+  state.counters["schedulers_with_most_warps"] = tally.schedulers_with_most;
+  state.counters["busiest_scheduler_end_time"] = tally.busiest_end_s;
+  state.counters["quietest_scheduler_end_time"] = tally.quietest_end_s;
+  state.counters["warp_start_spread_time"] = tally.start_spread_s;
+}
+
+const bool registered_dealing_probe = [] {
+  benchmark::RegisterBenchmark("warps/fma_dealt", bm_fma_dealt)
+      ->Arg(3)->Arg(5)->Apply(bench::gpu_benchmark);
+  return true;
+}();
+
+}  // namespace

@@ -68,3 +68,38 @@ TEST(WarpStamps, TheProbeComputesWhatFmaLanesDoesAndStampsEveryWarp) {
 }
 
 }  // namespace
+#line 1686 "chapters/1.1-warps.md"
+
+#include "warps/warps_dealing.h"
+
+namespace {
+
+TEST(WarpDealing, TheProbeInBlocksOfThreeAndFiveWarpsComputesFmaLanesAndRunsWholeBlocks) {
+  REQUIRE_GPU();
+  int sm_count = 0, device = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
+  bench::Stream stream;
+  for (int w : {3, 5}) {
+    SCOPED_TRACE("warps_per_block = " + std::to_string(w));
+    const int n = 7 * sm_count * 32 * w, iters = 17;
+    const std::vector<float> x = bench::random_uniform(n, -1.0f, 1.0f, 2026);
+    bench::DeviceBuffer<float> d_x(n), d_y(n);
+    bench::DeviceBuffer<warps::WarpStamp> d_stamps(n / 32);
+    d_x.upload(x);
+    d_y.poison();
+    d_stamps.poison();
+    warps::launch_fma_stamped_blocks(d_x.data(), d_y.data(), n, iters, w, d_stamps.data(), stream);
+    stream.synchronize();
+    EXPECT_EQ(d_y.download(), warps::reference::fma_lanes(x, iters, 1));
+    const std::vector<warps::WarpStamp> stamps = d_stamps.download();
+    for (const warps::WarpStamp& s : stamps) ASSERT_LT(s.sm, static_cast<std::uint32_t>(sm_count));
+    const warps::DealingTally t = warps::tally_dealing(stamps, w);  // throws on a part block
+    EXPECT_LE(t.sms, sm_count);
+    EXPECT_GE(t.fewest_blocks, 1);
+  }
+  EXPECT_THROW(warps::launch_fma_stamped_blocks(nullptr, nullptr, 32, 1, 0, nullptr, stream),
+               std::invalid_argument);
+}
+
+}  // namespace

@@ -252,9 +252,16 @@ DIMENSIONLESS = {
     'registers_per_thread', 'resident_warps_per_sm', 'reuse', 'sass_shared_wavefronts',
     'shared_bank_conflicts', 'shared_wavefronts', 'sm_count', 'throttled', 'tuned_index',
     'warp_instructions', 'warps', 'warps_per_sm', 'wave_size', 'waves', 'working_threads',
+    # ncu's warp instructions by pipe (chapter 1.3).
+    'warp_instructions_fma', 'warp_instructions_fmaheavy', 'warp_instructions_fmalite',
+    'warp_instructions_alu',
     # 1.1's probe of the schedulers: counts of schedulers and of warps.
     'schedulers_used', 'fewest_warps_per_scheduler', 'most_warps_per_scheduler',
     'schedulers_with_most_warps',
+    # and its dealing probe: SMs, blocks and warps counted, and the two rules' predicted counts.
+    'warps_per_block', 'sms_used', 'fewest_blocks_per_sm', 'most_blocks_per_sm',
+    'sms_matching_per_block_rule', 'sms_matching_balanced_rule', 'per_block_rule_most_warps',
+    'per_block_rule_fewest_warps', 'balanced_rule_most_warps', 'balanced_rule_fewest_warps',
     # 3.1: a sum's error relative to sum|x| (and its model, predicted_error below).
     'measured_error',
     # Module 4: counts, indices, fractions of a unit's peak, and rates per second of counted events
@@ -265,7 +272,7 @@ DIMENSIONLESS = {
     'shared_atomic_wavefronts', 'shared_atomic_bank_conflicts', 'l2_atomic_sectors',
     # Appendix A's harness: its sampling, the clock's window and NVML's state (bit masks, flags,
     # and plain numbers whose unit their name gives: watts, degrees Celsius).
-    'samples', 'converged', 'throttled_samples', 'held', 'hold_timeouts', 'clock_in_window', 'nvml',
+    'samples', 'converged', 'noise', 'throttled_samples', 'held', 'hold_timeouts', 'clock_in_window', 'nvml',
     'clock_events_start', 'clock_events_end', 'power_capped', 'thermal_slowdown',
     'hardware_slowdown', 'power_start_watts', 'power_end_watts', 'temperature_start_celsius',
     'temperature_end_celsius',

@@ -69,6 +69,13 @@ SUMS = {
     'l2_atomic_sectors': ('', {'lts__t_sectors_srcunit_tex_op_atom.sum': 1,
                                'lts__t_sectors_srcunit_tex_op_red.sum': 1}),
     'warp_instructions': ('', {'smsp__inst_executed.sum': 1}),
+    # The same by the pipe that executed them (chapter 1.3): FMA, FP32 arithmetic and the integer
+    # IMAD, split on sm_86 and later into fmaheavy (FP32, IMAD) and fmalite (FP32 only); ALU,
+    # integer but IMAD, logic, compares, moves.
+    'warp_instructions_fma': ('', {'sm__inst_executed_pipe_fma.sum': 1}),
+    'warp_instructions_fmaheavy': ('', {'sm__inst_executed_pipe_fmaheavy.sum': 1}),
+    'warp_instructions_fmalite': ('', {'sm__inst_executed_pipe_fmalite.sum': 1}),
+    'warp_instructions_alu': ('', {'sm__inst_executed_pipe_alu.sum': 1}),
     'fp32_flops': ('FLOP', {'smsp__sass_thread_inst_executed_op_ffma_pred_on.sum': 2,
                             'smsp__sass_thread_inst_executed_op_fadd_pred_on.sum': 1,
                             'smsp__sass_thread_inst_executed_op_fmul_pred_on.sum': 1}),
@@ -490,7 +497,10 @@ def profile_chapter(root, binary, keys, results, where):
         benchmark_out = Path(scratch) / 'profiled.json'
         source = f'ncu output for {binary}'
         iterations = None
-        for by_range in (True, False):
+        refused = []
+        ways = [True, False]  # by NVTX range; else by the marker kernel
+        while ways:
+            by_range = ways[0]
             said = []
             try:
                 output = run_profiled(ncu_command(ncu, binary, metrics, keys, benchmark_out, by_range),
@@ -504,16 +514,30 @@ def profile_chapter(root, binary, keys, results, where):
                     split_at_markers(kernels, source)
                 why = 'its CSV names no NVTX range'
             except NcuError as error:
+                named = refused_metrics(str(error), metrics)
+                if named and len(named) < len(metrics):  # a name this ncu or GPU does not know
+                    print(f'measure: WARNING: {source}: ncu refused {", ".join(named)} '
+                          f'({METRICS_FILE}); profiling again without', flush=True)
+                    refused += named
+                    metrics = [m for m in metrics if m not in named]
+                    continue
                 if not by_range:
                     raise
                 why = str(error)
             if iterations is not None:
                 break
+            ways.pop(0)
             print(f'measure: {source}: profiling by NVTX range failed ({why}); profiling again with the '
                   'marker kernel', flush=True)
     if len(iterations) != len(order):
         raise NcuError(f'{where}: ncu saw {len(iterations)} profiled iteration(s), the binary ran '
                        f'{len(order)} profiled benchmark(s) ({", ".join(order)}); they must pair one to one')
+    absent = [m for m in metrics if not any(m in k['metrics'] for its in iterations for k in its)]
+    if absent and len(absent) < len(metrics):  # asked for, and given for no kernel at all
+        print(f'measure: WARNING: {source}: ncu gave no value for {", ".join(absent)} '
+              f'({METRICS_FILE}); recorded without', flush=True)
+        refused += absent
+        metrics = [m for m in metrics if m not in absent]
     for key, kernels in zip(order, iterations):
         counters = combine(kernels, metrics, f'ncu output for {key}')
         clash = sorted(set(counters) & set(results[key]))
@@ -522,5 +546,18 @@ def profile_chapter(root, binary, keys, results, where):
                            'rename its counter, the profiler owns these names')
         results[key].update(counters)
     print(f'measure: ncu took {time.monotonic() - started:.1f} s for {len(keys)} result(s)', flush=True)
-    return {'tool': 'ncu', 'version': ncu_version(ncu), 'clock_control': 'none',
-            'metrics_file': METRICS_FILE}
+    profiler = {'tool': 'ncu', 'version': ncu_version(ncu), 'clock_control': 'none',
+                'metrics_file': METRICS_FILE}
+    if refused:
+        profiler['metrics_refused'] = refused
+    return profiler
+
+
+def refused_metrics(message, metrics):
+    """The metrics of the list that ncu's error lines ('==ERROR==' ...) in message name, by full
+    name or by base name (before the first '.'): those this ncu or this GPU does not have."""
+    errors = ' '.join(part for part in re.split(r'\s*\|\s*|\n', message) if '==ERROR==' in part)
+    if not errors:
+        return []
+    words = set(re.findall(r'[A-Za-z0-9_.]+', errors))
+    return [m for m in metrics if m in words or m.split('.')[0] in words]

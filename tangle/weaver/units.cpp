@@ -110,6 +110,10 @@ const std::set<std::string>& dimensionless_names() {
       "throttled",
       "tuned_index",
       "warp_instructions",
+      "warp_instructions_fma",  // ncu's warp instructions by pipe (chapter 1.3)
+      "warp_instructions_fmaheavy",
+      "warp_instructions_fmalite",
+      "warp_instructions_alu",
       "warps",
       "warps_per_sm",
       "wave_size",
@@ -124,6 +128,17 @@ const std::set<std::string>& dimensionless_names() {
       "fewest_warps_per_scheduler",
       "most_warps_per_scheduler",
       "schedulers_with_most_warps",
+      // and its dealing probe: SMs, blocks and warps counted, and the two rules' predicted counts.
+      "warps_per_block",
+      "sms_used",
+      "fewest_blocks_per_sm",
+      "most_blocks_per_sm",
+      "sms_matching_per_block_rule",
+      "sms_matching_balanced_rule",
+      "per_block_rule_most_warps",
+      "per_block_rule_fewest_warps",
+      "balanced_rule_most_warps",
+      "balanced_rule_fewest_warps",
       // 3.1: a sum's error relative to sum|x| (its model is predicted_error).
       "measured_error",
       "issue_active",
@@ -142,6 +157,7 @@ const std::set<std::string>& dimensionless_names() {
       // flags, and plain numbers whose unit their name gives: watts, degrees Celsius).
       "samples",
       "converged",
+      "noise",
       "throttled_samples",
       "held",
       "hold_timeouts",

@@ -104,6 +104,29 @@ class HeadlineTest(unittest.TestCase):
             self.assertIn('3.1</a></td><td class="num" data-label="speed vs peer">0.50×</td>', table)
             self.assertLess(table.index('speed vs peer'), table.index('last rung'))
 
+    def test_share_of_the_roof_that_binds(self):
+        def q(v):
+            return {'median': v}
+        ceilings = {'read_bandwidth': q(3e12), 'copy_bandwidth': q(2.9e12), 'fp32_fma_rate': q(6e13),
+                    'bf16_tensor_rate': q(8e14)}
+        # 1 GFLOP over 1 MB counted: 1000 FLOP/B, above the FP32 ridge (20): bound by F_fp32
+        sgemm = {'time': q(1e-4), 'flops': q(1e9), 'bytes': q(2e6), 'dram_bytes': q(1e6), 'tensor_flops': q(0)}
+        share, roof = front.binding_roof(sgemm, ceilings)
+        self.assertEqual(roof, 'fp32_fma_rate')
+        self.assertAlmostEqual(share, 1e13 / 6e13)
+        # 1 FLOP per 4 model bytes (nothing counted), 0.9 of B_read's slope: bound by memory
+        stream = {'time': q(1e-3), 'flops': q(0.675e9), 'bytes': q(2.7e9)}
+        share, roof = front.binding_roof(stream, ceilings)
+        self.assertEqual(roof, 'read_bandwidth')
+        self.assertAlmostEqual(share, 0.9)
+        # no count of tensor work, faster than F_fp32: tensor cores
+        fast = {'time': q(1e-3), 'flops': q(4e11), 'bytes': q(1e8)}
+        self.assertEqual(front.binding_roof(fast, ceilings), (0.5, 'bf16_tensor_rate'))
+        # no FLOPs: bytes per second over the memory roof; nothing to divide by: None
+        self.assertAlmostEqual(front.binding_roof({'time': q(1e-3), 'bytes': q(1.5e9)}, ceilings)[0], 0.5)
+        self.assertIsNone(front.binding_roof({'time': q(1e-3), 'bytes': q(1.5e9)}, {}))
+        self.assertIsNone(front.binding_roof({'time': q(1e-3)}, ceilings))
+
 
 if __name__ == '__main__':
     unittest.main()

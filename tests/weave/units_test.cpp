@@ -46,7 +46,8 @@ TEST(Units, ByName) {
 
 TEST(Units, DeclaredDimensionless) {
   for (const char* name : {"warp_instructions", "sm_count", "achieved_occupancy", "stall_barrier",
-                           "limited_by_warps", "throttled", "eta", "waves", "measured_error"})
+                           "limited_by_warps", "throttled", "eta", "waves", "measured_error",
+                           "warp_instructions_alu", "sms_matching_balanced_rule"})
     EXPECT_EQ(unit_text(name), "1") << name;
 }
 

@@ -90,6 +90,25 @@ class ParseProbe(unittest.TestCase):
                                                               'max': 4194304, 'n': 1, 'unit': ''})
         self.assertNotIn('shared_wavefronts', counters)  # its hardware metrics were not asked for
 
+    def test_warp_instructions_by_pipe_are_summed_over_the_kernels(self):
+        # Chapter 1.3's per-pipe counts: each pipe's count its own quantity, summed like
+        # warp_instructions, and absent where its metric was not asked for.
+        pipes = {'sm__inst_executed_pipe_fma.sum': 'warp_instructions_fma',
+                 'sm__inst_executed_pipe_fmaheavy.sum': 'warp_instructions_fmaheavy',
+                 'sm__inst_executed_pipe_fmalite.sum': 'warp_instructions_fmalite',
+                 'sm__inst_executed_pipe_alu.sum': 'warp_instructions_alu'}
+        kernels = [{'id': i, 'name': f'k{i}', 'metrics': {m: (i + 1) * (n + 1) * 1000
+                                                          for n, m in enumerate(pipes)}}
+                   for i in range(2)]
+        counters = ncu.combine(kernels, list(pipes), 'pipes.csv')
+        for n, (metric, name) in enumerate(pipes.items()):
+            self.assertEqual(ncu.feeds(metric), [name])
+            self.assertEqual(counters[name]['median'], 3 * (n + 1) * 1000)
+            self.assertEqual(counters[name]['unit'], '')
+        self.assertNotIn('warp_instructions', counters)
+        only_fma = ncu.combine(kernels, ['sm__inst_executed_pipe_fma.sum'], 'pipes.csv')
+        self.assertEqual(set(only_fma), {'warp_instructions_fma'})
+
     def test_kernels_of_one_iteration_are_combined(self):
         kernels = kernels_of()
         both = ncu.combine(kernels, PROBE_METRICS, 'probe.csv')
@@ -429,6 +448,43 @@ class ProfileChapter(unittest.TestCase):
         self.assertIsNone(ncu.ranges_named(['noise'], ['reduce/v1@8'], 'c.md:6'))
         with self.assertRaisesRegex(ncu.NcuError, r'profile range 0 is reduce/v9/8/manual_time'):
             ncu.ranges_named(['bench: profile range 0 is reduce/v9/8/manual_time'], ['reduce/v1@8'], 'c.md:6')
+
+    def test_a_metric_ncu_refuses_is_dropped_with_a_warning(self):
+        runs = {'benchmarks': [{'run_name': 'reduce/v2/8/manual_time'}, {'run_name': 'reduce/v1/8/manual_time'}]}
+        output = with_ranges([['smem_conflict'], ['copy4', 'fma_loop']])
+        real = ncu.read_metric_file(FIXTURES / 'metrics.txt')
+        asked = real + ['lrc__no_such_counter.sum']
+        calls = []
+
+        def refuse_unknown(command, what, timeout, stderr_lines=None):
+            calls.append(command)
+            if 'lrc__no_such_counter.sum' in ','.join(command):
+                raise ncu.NcuError(f'{what}: ncu exited with status 1: ==PROF== Connected | '
+                                   '==ERROR== Failed to find metric lrc__no_such_counter')
+            out = next(a for a in command if a.startswith('--benchmark_out='))
+            Path(out.split('=', 1)[1]).write_text(json.dumps(runs))
+            return output
+        results = {k: {'time': {'median': 1.0, 'unit': 's'}} for k in ('reduce/v1@8', 'reduce/v2@8')}
+        with mock.patch.object(ncu, 'read_metric_file', return_value=asked), \
+                mock.patch.object(ncu, 'find_ncu', return_value='ncu'), \
+                mock.patch.object(ncu, 'run_profiled', side_effect=refuse_unknown), \
+                mock.patch.object(ncu, 'ncu_version', return_value='2025.3.1.0'), \
+                mock.patch('builtins.print') as printed:
+            profiler = ncu.profile_chapter(REPO, Path('b/reduce_bench'), ['reduce/v1@8', 'reduce/v2@8'],
+                                           results, 'c.md:6')
+        self.assertEqual(len(calls), 2)
+        self.assertIn('--nvtx', calls[1])  # the same way again, without the refused name
+        self.assertEqual(profiler['metrics_refused'], ['lrc__no_such_counter.sum'])
+        self.assertIn('ncu refused lrc__no_such_counter.sum', ' '.join(str(c) for c in printed.call_args_list))
+        self.assertEqual(results['reduce/v2@8']['shared_bank_conflicts']['median'], 63488)
+
+    def test_refused_metrics_are_read_from_error_lines_only(self):
+        metrics = ['lrc__a.sum', 'dram__bytes_read.sum']
+        self.assertEqual(ncu.refused_metrics('x: ==ERROR== Failed to find metric lrc__a.sum', metrics),
+                         ['lrc__a.sum'])
+        self.assertEqual(ncu.refused_metrics('x: ==ERROR== unknown metric: lrc__a', metrics), ['lrc__a.sum'])
+        self.assertEqual(ncu.refused_metrics('x: ==WARNING== lrc__a.sum is slow', metrics), [])
+        self.assertEqual(ncu.refused_metrics('x: ==ERROR== ERR_NVGPUCTRPERM', metrics), [])
 
     def test_iterations_and_benchmarks_must_pair(self):
         runs = {'benchmarks': [{'run_name': 'reduce/v1/8/manual_time'}, {'run_name': 'reduce/v2/8/manual_time'}]}
