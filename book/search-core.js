@@ -280,12 +280,13 @@
       var stems = {}, ways = [];
       var alternatives = [key].concat(SYNONYM[key] || []).map(function (alt, n) {
         var ws = tokenize(alt).filter(function (w) { return !STOP[w]; });   // per block: block
+        if (!ws.length) return null;
         ws.forEach(function (w) { var t = queryTerm(w); if (t) stems[t] = true; });
         ways.push(ws.map(queryTerm));
         var q = { combineWith: 'AND', queries: ws };
         if (n > 0) q.boostTerm = function () { return SYNONYM_WEIGHT; };
         return q;
-      });
+      }).filter(Boolean);
       parts.push({ tree: { combineWith: 'OR', queries: alternatives }, stems: stems, ways: ways });
     }
     return parts;
@@ -368,12 +369,14 @@
     return tokenize(text).filter(function (w) { return !STOP[w]; }).map(stem);
   }
 
+  // Whether a text's stem is a query's stem, or starts with one of four letters or more.
+  function same(a, q) { return a === q || (q.length >= 4 && a.indexOf(q) === 0); }
+
   // The share of the query's neighbouring word pairs that stand side by side in a text (stop words
   // between them skipped): "online softmax", "misaligned access" as written, not apart.
   function phrase(words, ws) {
     if (words.length < 2 || !ws.length) return 0;
     var found = 0;
-    var same = function (a, q) { return a === q || (q.length >= 4 && a.indexOf(q) === 0); };
     for (var j = 0; j + 1 < words.length; j++) {
       for (var i = 0; i + 1 < ws.length; i++) {
         if (same(ws[i], words[j]) && same(ws[i + 1], words[j + 1])) { found++; break; }
@@ -430,7 +433,6 @@
     });
     var total = weights.reduce(function (a, b) { return a + b; }, 0);
     // the share of the query's weight a text holds (its heading, its defined terms)
-    var same = function (a, q) { return a === q || (q.length >= 4 && a.indexOf(q) === 0); };
     function covers(ws) {
       if (!ws.length) return 0;
       var has = function (q) { return ws.some(function (x) { return same(x, q); }); };
