@@ -194,13 +194,18 @@
     return span;
   }
 
-  // The words to mark for a hit: those typed, and where a typed word matched only with a typo
-  // ("occupncy"), the index's words it matched instead ("occupancy"), which the page does hold.
+  // The words to mark for a hit: those typed, a typed word's stem where the index matched it by its
+  // stem (computes: comput, so that compute and computed are marked), and where a typed word
+  // matched only with a typo ("occupncy"), the index's words it matched instead ("occupancy").
   function markedWords(words, matched) {
     var out = words.slice();
     words.forEach(function (w) {
       var t = window.BookSearch ? window.BookSearch.stem(normal(w)) : normal(w);
-      if ((matched || []).some(function (m) { return m.indexOf(t) === 0; })) return;
+      if ((matched || []).some(function (m) { return m.indexOf(t) === 0; })) {
+        // matched by its stem: the page marks every form of the word (computes: compute, computed)
+        if (t !== normal(w) && out.indexOf(t) < 0) out.push(t);
+        return;
+      }
       (matched || []).forEach(function (m) { if (out.indexOf(m) < 0) out.push(m); });
     });
     return out;
