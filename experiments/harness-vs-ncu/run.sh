@@ -10,7 +10,7 @@ source "$(dirname "$0")/../common.sh"
 dir=$out/harness-vs-ncu; mkdir -p "$dir"
 keys="coalescing/aos@67108864 coalescing/soa@67108864 coalescing/unit_stride_float4@67108864 coalescing/stride@67108864x8 coalescing/unit_stride@67108864"
 all=$(for k in $keys; do printf '(%s)|' "$(filter "$k")"; done); all=${all%|}
-build/coalescing_bench --benchmark_filter="$all" --benchmark_format=json > "$dir/harness.json" 2> "$dir/harness.log"
+build/coalescing_bench --benchmark_filter="$all" > "$dir/harness.txt" 2> "$dir/harness.log"
 echo "harness exit $?"
 metrics=gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,dram__cycles_elapsed.avg.per_second,dram__bytes_read.sum,dram__bytes_write.sum
 for variant in default cache-none clock-base; do

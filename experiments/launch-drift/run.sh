@@ -9,9 +9,10 @@ source "$(dirname "$0")/../common.sh"
 dir=$out/launch-drift; mkdir -p "$dir"
 nproc > "$dir/host.txt"; lscpu >> "$dir/host.txt" 2>&1
 for i in 1 2 3 4 5; do
-  build/launch_bench --benchmark_filter="$(filter launch/v1_stream@50x1)" --benchmark_format=json \
-    > "$dir/launch_v1_$i.json" 2> "$dir/launch_v1_$i.log"
+  # the console's table (the book's main prints it whatever the format asked); summarize.py reads it
+  build/launch_bench --benchmark_filter="$(filter launch/v1_stream@50x1)" \
+    > "$dir/launch_v1_$i.txt" 2> "$dir/launch_v1_$i.log"
   build/bench_bench --benchmark_filter="$(filter bench/launch_latency@1)|$(filter bench/launch_throughput@1000)" \
-    --benchmark_format=json > "$dir/bench_launch_$i.json" 2> "$dir/bench_launch_$i.log"
+    > "$dir/bench_launch_$i.txt" 2> "$dir/bench_launch_$i.log"
   echo "process pair $i: exit $?"
 done

@@ -68,6 +68,10 @@ SUMS = {
     'shared_atomic_bank_conflicts': ('', {'l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum': 1}),
     'l2_atomic_sectors': ('', {'lts__t_sectors_srcunit_tex_op_atom.sum': 1,
                                'lts__t_sectors_srcunit_tex_op_red.sum': 1}),
+    # Chapter 4.3: the L2 Request Coalescer (LRC) between the SMs and the L2 slices: the read
+    # sectors it fetched from the slices, and those it served by merging requests for one sector.
+    'lrc_l2_read_bytes': ('B', {'lrc__lts2lrc_sectors_op_read.sum': 32}),
+    'lrc_merged_bytes': ('B', {'lrc__request_sectors_op_read_coalescing_achieved_type_hardware.sum': 32}),
     'warp_instructions': ('', {'smsp__inst_executed.sum': 1}),
     # The same by the pipe that executed them (chapter 1.3): FMA, FP32 arithmetic and the integer
     # IMAD, split on sm_86 and later into fmaheavy (FP32, IMAD) and fmalite (FP32 only); ALU,
