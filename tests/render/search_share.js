@@ -32,7 +32,8 @@ const index = context.window.BOOK_SEARCH_INDEX;
 const sections = index.sections;
 let engine;
 if (index.engine) {
-  engine = BookSearch.loadNow(MiniSearch, sections, index.engine);
+  engine = BookSearch.loadNow ? BookSearch.loadNow(MiniSearch, sections, index.engine)   // compact rows or not
+    : MiniSearch.loadJS(index.engine, BookSearch.options(sections));                  // a book made before them
 } else {
   engine = BookSearch.build(MiniSearch, sections);
   engine.addAll(BookSearch.documents(sections));
