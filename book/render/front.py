@@ -34,10 +34,17 @@ class FrontError(Exception):
     pass
 
 
-def read_words(path=WORDS):
-    """{'intro': [paragraph], 'outcomes': [item], 'modules': {n: (name, paragraph)}}."""
+# Words for one medium: [[the web page's||a book's (the EPUB, the printed view)]], where the web page
+# speaks of what only a browser does (a number's key shown on hover).
+MEDIUM = re.compile(r'\[\[(.*?)\|\|(.*?)\]\]', re.S)
+
+
+def read_words(path=WORDS, medium='web'):
+    """{'intro': [paragraph], 'outcomes': [item], 'modules': {n: (name, paragraph)}}, in the words
+    of medium: 'web' (the front page) or 'book' (the EPUB's front matter)."""
     with open(path, encoding='utf-8') as f:
         text = re.sub(r'<!--.*?-->', '', f.read(), flags=re.S)
+    text = MEDIUM.sub(lambda m: m.group(1) if medium == 'web' else m.group(2), text)
     words = {'intro': [], 'outcomes': [], 'modules': {}}
     for head, body in re.findall(r'^## ([^\n]+)\n(.*?)(?=^## |\Z)', text, re.S | re.M):
         paragraphs = [' '.join(p.split()) for p in re.split(r'\n\s*\n', body.strip()) if p.strip()]
