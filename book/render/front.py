@@ -207,7 +207,9 @@ def results_table(chapters, records_dir, page_name):
             '1.00×: faster than the peer). Share of its roof is the rung\'s rate over the roof that binds it '
             'on this GPU, placed as the chapters\' rooflines place a kernel: its FLOPs per DRAM byte (counted, '
             'or the model\'s) under the lower of the memory roof and the compute roof, or for a kernel '
-            'without FLOPs its bytes per second over the memory roof. Times are medians from the records.</p>'
+            'without FLOPs its bytes per second over the memory roof. The roofs are the rates of appendix A\'s '
+            'measuring kernels, not the hardware\'s, so a rung can pass one: above 100%%, it ran faster than the '
+            'kernel that measured it. Times are medians from the records.</p>'
             % '\n'.join(rows))
 
 
