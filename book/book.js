@@ -77,9 +77,12 @@
     return out;
   }
 
+  // A script added to the page; async = false: those added together are fetched side by side and
+  // run in the order added (the library, the search's code, then the index that uses both).
   function loadScript(src, then) {
     var script = document.createElement('script');
     script.src = src;
+    script.async = false;
     script.onload = then;
     script.onerror = function () {
       loading = false;
@@ -114,28 +117,26 @@
     if (waiting.indexOf(then) < 0) waiting.push(then);
     if (loading) return;
     loading = true;
-    loadScript('minisearch.js', function () {
-      loadScript('search-core.js', function () {
-      loadScript('search-index.js', function () {
-        var index = window.BOOK_SEARCH_INDEX, sections = index.sections;
-        var ready = function (built) {
-          engine = built;
-          loading = false;
-          document.documentElement.dataset.search = 'ready';
-          var answers = waiting;
-          waiting = [];
-          answers.forEach(function (f) { f(); });
-        };
-        // built at render time (make book with Node): loaded; else built here, a slice at a time
-        if (index.engine) {
-          window.BookSearch.load(window.MiniSearch, sections, index.engine).then(ready);
-          return;
-        }
-        var built = window.BookSearch.build(window.MiniSearch, sections);
-        var docs = window.BookSearch.documents(sections);
-        addInSlices(built, docs, function () { ready(built); });
-      });
-      });
+    loadScript('minisearch.js', function () {});
+    loadScript('search-core.js', function () {});
+    loadScript('search-index.js', function () {
+      var index = window.BOOK_SEARCH_INDEX, sections = index.sections;
+      var ready = function (built) {
+        engine = built;
+        loading = false;
+        document.documentElement.dataset.search = 'ready';
+        var answers = waiting;
+        waiting = [];
+        answers.forEach(function (f) { f(); });
+      };
+      // built at render time (make book with Node): loaded; else built here, a slice at a time
+      if (index.engine) {
+        window.BookSearch.load(window.MiniSearch, sections, index.engine).then(ready);
+        return;
+      }
+      var built = window.BookSearch.build(window.MiniSearch, sections);
+      var docs = window.BookSearch.documents(sections);
+      addInSlices(built, docs, function () { ready(built); });
     });
   }
 
@@ -193,13 +194,18 @@
     return span;
   }
 
-  // The words to mark for a hit: those typed, and where a typed word matched only with a typo
-  // ("occupncy"), the index's words it matched instead ("occupancy"), which the page does hold.
+  // The words to mark for a hit: those typed, a typed word's stem where the index matched it by its
+  // stem (computes: comput, so that compute and computed are marked), and where a typed word
+  // matched only with a typo ("occupncy"), the index's words it matched instead ("occupancy").
   function markedWords(words, matched) {
     var out = words.slice();
     words.forEach(function (w) {
       var t = window.BookSearch ? window.BookSearch.stem(normal(w)) : normal(w);
-      if ((matched || []).some(function (m) { return m.indexOf(t) === 0; })) return;
+      if ((matched || []).some(function (m) { return m.indexOf(t) === 0; })) {
+        // matched by its stem: the page marks every form of the word (computes: compute, computed)
+        if (t !== normal(w) && out.indexOf(t) < 0) out.push(t);
+        return;
+      }
       (matched || []).forEach(function (m) { if (out.indexOf(m) < 0) out.push(m); });
     });
     return out;

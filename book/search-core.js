@@ -12,6 +12,11 @@
 // and a query's word is also asked as its synonyms (SYNONYMS: HBM = DRAM, smem = shared memory).
 // A word with a digit or an underscore is a name and stays whole: `float4` and `__syncthreads`
 // are found as typed.
+// Ranking (search()): a section's score sums, for each part of the query, the best score of the
+// ways it may be written (itself or a synonym); it is multiplied by the square of the share of the
+// query's weight it holds (a part weighs its rarity), by how much of that its heading and the terms
+// it first defines in italics hold, by a phrase's bonus where the words stand side by side, and by
+// its page's weight (PAGE_BOOST). tests/render/search_share.js measures it on learner queries.
 (function (root) {
   'use strict';
   var GREEK = { 'α': 'alpha', 'β': 'beta', 'γ': 'gamma', 'δ': 'delta', 'ε': 'epsilon', 'ζ': 'zeta',
@@ -20,7 +25,7 @@
   var WORD = /[\p{L}\p{N}_]+/gu;
 
   var STOP = {};
-  ('a an and are as at be been but by can do does for from has have how i if in into is it its of on ' +
+  ('a an and are as at be been between but by can do does for from has have how i if in into is it its of on ' +
    'or per so than that the their them then there these they this those to was we what when where which ' +
    'while who why will with you your')
     .split(' ').forEach(function (w) { STOP[w] = true; });
@@ -37,9 +42,14 @@
     ['occupancy', 'resident warps'], ['tail effect', 'tail'], ['waves', 'wave quantization'],
     ['cuda graph', 'cudagraph'], ['cuda graphs', 'graph'], ['atomic', 'atomicadd'], ['atomics', 'atomicadd'],
     ['histogram', 'histograms'], ['profiler', 'ncu'], ['nsight compute', 'ncu'], ['nsight', 'ncu'],
-    ['roofline model', 'roofline'], ['arithmetic intensity', 'intensity'], ['flash attention', 'flash'],
+    ['arithmetic intensity', 'intensity'], ['flash attention', 'flash'],
     ['speed of light', 'roofline'], ['vectorized', 'float4'], ['vectorised', 'vectorized'],
-    ['launch overhead', 'launch'], ['register pressure', 'registers'], ['spill', 'spills']
+    ['launch overhead', 'launch'], ['register pressure', 'registers'], ['spill', 'spills'],
+    ['launch latency', 'launch overhead'], ['flash attention', 'io aware attention'],
+    ['privatization', 'per block'], ['privatisation', 'per block'], ['sass', 'machine code'],
+    ['matrix multiplication', 'matmul'], ['matrix multiply', 'matrix multiplication'],
+    ['variance', 'spread'], ['variability', 'spread'], ['noise', 'spread'],
+    ['comparison', 'against'], ['compared', 'against'], ['vs', 'against'], ['versus', 'against']
   ];
   var SYNONYM = {};
   SYNONYMS.forEach(function (group) {
@@ -68,16 +78,29 @@
   var INFLECTIONS = { ings: 1, ing: 1, ers: 1, er: 1, ed: 1, es: 1, s: 1 };
   function stem(word) {
     if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
-    for (var i = 0; i < SUFFIXES.length; i++) {
-      var s = SUFFIXES[i];
-      if (word.length - s.length >= (INFLECTIONS[s] ? 3 : 4) && word.slice(-s.length) === s) {
-        word = word.slice(0, -s.length);
-        if (s === 'ies' || s === 'ied') word += 'y';
-        break;
+    var cut = false;
+    // an inflection, then what it was made of (buffering, buffer -> buf); a second suffix only after an
+    // inflection (general, generalization -> gener, general: not gen)
+    for (var pass = 0; pass < 2; pass++) {
+      var last = null;
+      for (var i = 0; i < SUFFIXES.length; i++) {
+        var s = SUFFIXES[i];
+        if (word.length - s.length >= (INFLECTIONS[s] ? 3 : 4) && word.slice(-s.length) === s &&
+            // a final s that is no plural: access, class, status, analysis
+            !(s === 's' && /[su]s$|is$/.test(word))) {
+          word = word.slice(0, -s.length);
+          if (s === 'ies' || s === 'ied') word += 'y';
+          cut = true;
+          last = s;
+          break;
+        }
       }
+      if (!last || !INFLECTIONS[last]) break;
     }
     if (word.length > 3 && word.slice(-1) === 'e') word = word.slice(0, -1);
-    if (word.length > 3 && /([b-df-hj-np-rtv-z])\1$/.test(word)) word = word.slice(0, -1);
+    // a consonant doubled before a cut suffix (stopped, stopping -> stop), as Porter's step 1b: not l,
+    // s or z, which a word may end with (stall, access: stall is not stale)
+    if (cut && word.length > 3 && /([b-df-hj-kmnp-rtv-y])\1$/.test(word)) word = word.slice(0, -1);
     return word;
   }
 
@@ -105,16 +128,17 @@
   }
 
   // A section is one document (book/render/search_index.py): its heading (h), first paragraph
-  // (f), the rest of its prose (t), its formulas' words (x), the identifiers of the chapter's own
+  // (f), the rest of its prose (t), the terms it first sets in italics (d: firstDefinitions), its
+  // formulas' words (x), the identifiers of the chapter's own
   // code (c) and of its apparatus (a: tests, benchmark registrations, launchers, folded on the
   // page), and the chapter's title (l). A heading and a first paragraph say what a section is
   // about; code names what it does, and the apparatus repeats the chapter's names in every test:
   // their weights, in FIELD_BOOST, put the prose far above them.
-  var FIELD_BOOST = { h: 4, f: 2, t: 0.7, x: 0.7, c: 0.2, a: 0.05, l: 1 };
+  var FIELD_BOOST = { h: 4, d: 3, f: 2, t: 0.7, x: 0.7, c: 0.2, a: 0.05, l: 1 };
 
   function options(sections) {
     return {
-      fields: ['h', 'f', 't', 'x', 'c', 'a', 'l'],
+      fields: ['h', 'd', 'f', 't', 'x', 'c', 'a', 'l'],
       tokenize: tokenize,
       processTerm: indexTerm,
       searchOptions: {
@@ -126,9 +150,7 @@
         // `mbarrier` ranks the pages about mbarriers above those about `barrier`, one edit away
         weights: { fuzzy: 0.1, prefix: 0.1 },
         combineWith: 'AND',
-        boost: FIELD_BOOST,
-        // the GPUs page (gpus.html: tables under the chapters' own titles) counts a third
-        boostDocument: function (id) { return sections[id].p === 'gpus.html' ? 0.3 : 1; }
+        boost: FIELD_BOOST
       }
     };
   }
@@ -137,11 +159,78 @@
     return new MiniSearch(options(sections));
   }
 
-  // The engine search-index.js holds, built at render time (book/render/search_prebuild.js), loaded
-  // a thousand terms at a time (MiniSearch yields between them): a promise of the engine.
-  function load(MiniSearch, sections, engine) {
-    return MiniSearch.loadJSAsync ? MiniSearch.loadJSAsync(engine, options(sections))
-      : Promise.resolve(MiniSearch.loadJS(engine, options(sections)));
+  // The engine as search-index.js ships it: MiniSearch's toJSON with its index as flat rows,
+  // [term, field, n, doc, count, ... n pairs, field, n, ...], not [term, {field: {doc: count}}]:
+  // numbers in arrays, not objects keyed by strings, so the browser parses the script and makes the
+  // engine in about half the time (book/render/search_prebuild.js writes it).
+  function compact(js) {
+    var out = {};
+    Object.keys(js).forEach(function (k) { out[k] = js[k]; });
+    out.index = js.index.map(function (entry) {
+      var row = [entry[0]];
+      Object.keys(entry[1]).forEach(function (field) {
+        var docs = entry[1][field], ids = Object.keys(docs);
+        row.push(+field, ids.length);
+        ids.forEach(function (id) { row.push(+id, docs[id]); });
+      });
+      return row;
+    });
+    out.compact = 1;
+    return out;
+  }
+
+  // Rows from..to of a compact index into the engine's term tree (MiniSearch's _index: term ->
+  // field -> doc -> count, as its own loadJS makes it).
+  function fill(engine, rows, from, to) {
+    for (var i = from; i < to; i++) {
+      var row = rows[i], fields = new Map();
+      for (var j = 1; j < row.length;) {
+        var docs = new Map(), n = row[j + 1];
+        for (var k = 0; k < n; k++) docs.set(row[j + 2 + 2 * k], row[j + 3 + 2 * k]);
+        fields.set(row[j], docs);
+        j += 2 + 2 * n;
+      }
+      engine._index.set(row[0], fields);
+    }
+  }
+
+  function shell(MiniSearch, sections, js) {
+    var empty = {};
+    Object.keys(js).forEach(function (k) { empty[k] = k === 'index' ? [] : js[k]; });
+    return MiniSearch.loadJS(empty, options(sections));
+  }
+
+  // The engine search-index.js holds, at once (Node: tests/render/search_share.js).
+  function loadNow(MiniSearch, sections, js) {
+    if (!js.compact) return MiniSearch.loadJS(js, options(sections));
+    var engine = shell(MiniSearch, sections, js);
+    fill(engine, js.index, 0, js.index.length);
+    return engine;
+  }
+
+  // The engine search-index.js holds, built at render time (book/render/search_prebuild.js), made
+  // a slice of SLICE_MS at a time, with a yield to the page between slices (a MessageChannel
+  // message, not clamped as a nested setTimeout is): a promise of the engine.
+  var SLICE_MS = 8;
+  function load(MiniSearch, sections, js) {
+    if (!js.compact || typeof MessageChannel === 'undefined') {
+      return js.compact ? Promise.resolve(loadNow(MiniSearch, sections, js))
+        : MiniSearch.loadJSAsync(js, options(sections));
+    }
+    return new Promise(function (resolve) {
+      var engine = shell(MiniSearch, sections, js), next = 0, rows = js.index, channel = new MessageChannel();
+      channel.port1.onmessage = function slice() {
+        var end = performance.now() + SLICE_MS;
+        while (next < rows.length && performance.now() < end) {
+          var to = Math.min(rows.length, next + 64);
+          fill(engine, rows, next, to);
+          next = to;
+        }
+        if (next < rows.length) channel.port2.postMessage(0);
+        else { channel.port1.onmessage = null; resolve(engine); }
+      };
+      channel.port2.postMessage(0);
+    });
   }
 
   function codeWords(s, apparatus) {
@@ -149,9 +238,29 @@
       .map(function (b) { return b[1]; }).join(' ');
   }
 
+  // Each section's d (the terms its prose sets in italics, one a line) without those an earlier
+  // section of the book set so, word for word as stems: a term is defined where it first appears in
+  // italics (swizzling in 2.2), a later chapter's italics (4.3's swizzled) only remind. Kept on the
+  // sections' array, made once.
+  function firstDefinitions(sections) {
+    if (sections.firstDefinitions) return sections.firstDefinitions;
+    var seen = {};
+    var out = sections.map(function (s) {
+      return (s.d || '').split('\n').filter(function (term) {
+        var key = stems(term).join(' ');
+        if (!key || seen[key]) return false;
+        seen[key] = true;
+        return true;
+      }).join('\n');
+    });
+    Object.defineProperty(sections, 'firstDefinitions', { value: out });
+    return out;
+  }
+
   function documents(sections) {
+    var defined = firstDefinitions(sections);
     return sections.map(function (s, i) {
-      return { id: i, h: s.h, f: s.f || '', t: s.t || '', x: s.x || '', c: codeWords(s, false),
+      return { id: i, h: s.h, d: defined[i], f: s.f || '', t: s.t || '', x: s.x || '', c: codeWords(s, false),
                a: codeWords(s, true), l: s.c };
     });
   }
@@ -159,7 +268,7 @@
   // The query's parts: each word typed (a stop word is not), or two words that together make a
   // synonym's key ("shared memory", "tail effect"); each part is asked as itself or any of its
   // synonyms (OR; a synonym of several words asks for all of them), a synonym at SYNONYM_WEIGHT.
-  // `stems`: the terms that count as the part found.
+  // `stems`: the terms that count as the part found; `ways`: each way's terms.
   var SYNONYM_WEIGHT = 0.5;
   function queryParts(query) {
     var words = tokenize(query).filter(function (w) { return !STOP[w]; });
@@ -168,15 +277,17 @@
       var pair = i + 1 < words.length ? words[i] + ' ' + words[i + 1] : null;
       var key = pair && SYNONYM[pair] ? pair : words[i];
       if (key === pair) i++;
-      var stems = {};
+      var stems = {}, ways = [];
       var alternatives = [key].concat(SYNONYM[key] || []).map(function (alt, n) {
-        var ws = tokenize(alt);
+        var ws = tokenize(alt).filter(function (w) { return !STOP[w]; });   // per block: block
+        if (!ws.length) return null;
         ws.forEach(function (w) { var t = queryTerm(w); if (t) stems[t] = true; });
+        ways.push(ws.map(queryTerm));
         var q = { combineWith: 'AND', queries: ws };
         if (n > 0) q.boostTerm = function () { return SYNONYM_WEIGHT; };
         return q;
-      });
-      parts.push({ tree: { combineWith: 'OR', queries: alternatives }, stems: stems });
+      }).filter(Boolean);
+      parts.push({ tree: { combineWith: 'OR', queries: alternatives }, stems: stems, ways: ways });
     }
     return parts;
   }
@@ -243,27 +354,119 @@
   // holds, without MiniSearch's factor of how many terms matched, which counts a word's synonyms as
   // more words) times the square of the share of the query's parts it holds, so that a section
   // holding every word typed ranks first unless one holding fewer holds them far more strongly.
+  // Ranking's constants (TUNE, so tests/render/search_share.js may try others): the exponent of the
+  // share of the query's weight a section holds, whether a part's weight is its rarity, the bonus
+  // for the typed words side by side (a phrase) in the heading and in the prose, how many of the
+  // best rows are looked at for phrases (each costs its prose's stems, once), the heading's and the
+  // first definitions' weight (head, defined), and a page's weight (PAGE_BOOST).
+  var TUNE = { shareExp: 2, idf: true, phraseHead: 1, phraseText: 0.5, rerank: 10, head: 4, defined: 1 };
+  // the GPUs page (tables under the chapters' own titles) and appendix B (a row a symbol, each
+  // pointing to the chapter that uses it) rank below the chapters' own sections
+  var PAGE_BOOST = { 'gpus.html': 0.3, 'B-symbols.html': 0.5 };
+
+  // The query's words (stop words out) as stems, in order; a text's words likewise.
+  function stems(text) {
+    return tokenize(text).filter(function (w) { return !STOP[w]; }).map(stem);
+  }
+
+  // Whether a text's stem is a query's stem, or starts with one of four letters or more.
+  function same(a, q) { return a === q || (q.length >= 4 && a.indexOf(q) === 0); }
+
+  // The share of the query's neighbouring word pairs that stand side by side in a text (stop words
+  // between them skipped): "online softmax", "misaligned access" as written, not apart.
+  function phrase(words, ws) {
+    if (words.length < 2 || !ws.length) return 0;
+    var found = 0;
+    for (var j = 0; j + 1 < words.length; j++) {
+      for (var i = 0; i + 1 < ws.length; i++) {
+        if (same(ws[i], words[j]) && same(ws[i + 1], words[j + 1])) { found++; break; }
+      }
+    }
+    return found / (words.length - 1);
+  }
+
+  // The sections' headings and first definitions as stems, made once (on the first query); their
+  // prose's, made for a section when a query first needs it.
+  function stemsOf(sections) {
+    if (!sections.stems) {
+      var defined = firstDefinitions(sections);
+      Object.defineProperty(sections, 'stems', { value: {
+        head: sections.map(function (s) { return stems(s.h || ''); }),
+        defined: defined.map(stems),
+        prose: {}
+      } });
+    }
+    return sections.stems;
+  }
+
   function search(engine, sections, query, limit) {
     var parts = queryParts(query);
     if (!parts.length) return [];
-    var hits = engine.search({ combineWith: 'OR', queries: parts.map(function (p) { return p.tree; }) },
-                             expansions(engine));
+    // each way a part may be written asked alone: a section's score for a part is its best way's (a
+    // section holding "occupancy" and "resident warps" counts the part once), its score the sum
+    var ask = expansions(engine), found = {};
+    parts.forEach(function (p, i) {
+      p.tree.queries.forEach(function (alt) {
+        engine.search(alt, ask).forEach(function (hit) {
+          var d = found[hit.id];
+          if (!d) {
+            d = found[hit.id] = { id: hit.id, parts: parts.map(function () { return 0; }), terms: [], match: {} };
+          }
+          // the words' mean score (a way of several words, "shared memory", counts as one word)
+          d.parts[i] = Math.max(d.parts[i], hit.score / Math.max(1, hit.queryTerms.length) /
+                                            Math.max(1, alt.queries.length));
+          hit.terms.forEach(function (t) { if (d.terms.indexOf(t) < 0) d.terms.push(t); });
+          Object.keys(hit.match).forEach(function (t) {
+            d.match[t] = (d.match[t] || []).concat(hit.match[t].filter(function (f) {
+              return (d.match[t] || []).indexOf(f) < 0;
+            }));
+          });
+        });
+      });
+    });
+    var hits = Object.keys(found).map(function (id) { return found[id]; });
+    // a part's weight is its rarity, ln(1 + N / the sections holding it): a section missing a
+    // common word typed ("access") loses less than one missing a rare one
+    var weights = parts.map(function (p, i) {
+      var n = hits.filter(function (h) { return h.parts[i] > 0; }).length;
+      return TUNE.idf ? Math.log(1 + sections.length / Math.max(1, n)) : 1;
+    });
+    var total = weights.reduce(function (a, b) { return a + b; }, 0);
+    // the share of the query's weight a text holds (its heading, its defined terms)
+    function covers(ws) {
+      if (!ws.length) return 0;
+      var has = function (q) { return ws.some(function (x) { return same(x, q); }); };
+      return weights.reduce(function (a, w, i) {      // a part is there where all words of a way are
+        return a + (parts[i].ways.some(function (way) { return way.length && way.every(has); }) ? w : 0);
+      }, 0) / total;
+    }
+    var known = stemsOf(sections);
     var rows = hits.map(function (hit) {
-      var held = parts.filter(function (p) {
-        return hit.queryTerms.some(function (t) { return p.stems[t]; });
-      }).length;
-      var share = held / parts.length;
-      return { hit: hit, score: hit.score / Math.max(1, hit.queryTerms.length) * share * share };
+      var s = sections[hit.id];
+      var about = 1 + TUNE.head * covers(known.head[hit.id]) + TUNE.defined * covers(known.defined[hit.id]);
+      var share = weights.reduce(function (a, w, i) { return a + (hit.parts[i] > 0 ? w : 0); }, 0) / total;
+      var sum = hit.parts.reduce(function (a, b) { return a + b; }, 0);
+      return { hit: hit, score: sum * Math.pow(share, TUNE.shareExp) * (PAGE_BOOST[s.p] || 1) * about };
     });
     rows.sort(function (a, b) { return b.score - a.score; });
+    // the best rows again, with the phrase's bonus
+    var words = stems(query);
+    if (words.length > 1) {
+      rows.slice(0, TUNE.rerank).forEach(function (r) {
+        var s = sections[r.hit.id], prose = known.prose[r.hit.id];
+        if (!prose) prose = known.prose[r.hit.id] = stems((s.d || '') + '\n' + (s.f || '') + '\n' + (s.t || ''));
+        r.score *= 1 + TUNE.phraseHead * phrase(words, known.head[r.hit.id]) + TUNE.phraseText * phrase(words, prose);
+      });
+      rows.sort(function (a, b) { return b.score - a.score; });
+    }
     return rows.slice(0, limit || 30).map(function (r) {
-      return { entry: row(sections[r.hit.id], r.hit), terms: r.hit.terms, score: r.score };
+      return { entry: row(sections[r.hit.id], r.hit), terms: r.hit.terms, score: r.score, match: r.hit.match };
     });
   }
 
   var api = { normal: normal, tokenize: tokenize, terms: terms, stem: stem, GREEK: GREEK, STOP: STOP,
               SYNONYM: SYNONYM, options: options, build: build, load: load, documents: documents, queryTree: queryTree, queryParts: queryParts,
-              search: search };
+              search: search, expansions: expansions, compact: compact, loadNow: loadNow, TUNE: TUNE, PAGE_BOOST: PAGE_BOOST, FIELD_BOOST: FIELD_BOOST };
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.BookSearch = api;
 })(typeof window !== 'undefined' ? window : this);

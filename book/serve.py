@@ -36,6 +36,7 @@ sys.path.insert(0, os.path.join(HERE, 'render'))
 sys.dont_write_bytecode = True
 import book_index  # noqa: E402
 import downloads  # noqa: E402
+import downloads_page  # noqa: E402
 import pages  # noqa: E402
 from main import exclusive  # noqa: E402
 from stamps import State, read_bytes, write_file  # noqa: E402
@@ -128,8 +129,8 @@ class Book:
         for i, chapter in enumerate(chapters):
             if chapter['basename'] not in basenames:
                 continue
-            href = downloads.href(chapter)
-            href = href if os.path.exists(os.path.join(self.out, href)) else ''
+            href = downloads.href(chapter)      # the page links its entry on the downloads page
+            href = downloads_page.entry_href(chapter) if os.path.exists(os.path.join(self.out, href)) else ''
             pages.render_chapter(title, chapters, i, href, api_map if os.path.exists(api_map) else None, self.out)
             state.forget('page:' + chapter['basename'])   # made outside make book: make book makes it again
             made.append(pages.page_name(chapter))

@@ -9,7 +9,9 @@
   check_downloads(root, errors)  downloads.html lists and links every archive of downloads/, and
                                  each archive's README has its prerequisites, build and run steps
                                  and how its numbers relate to make measure
-                                 (book/render/download_guide.py). Returns the archives' count."""
+                                 (book/render/download_guide.py), and a chapter page's download
+                                 links go to its entry there, not to the archive. Returns the
+                                 archives' count."""
 import glob
 import html.parser
 import os
@@ -36,6 +38,11 @@ class Anchors(html.parser.HTMLParser):
             self.xrefs += 'xref' in (a.get('class') or '').split()
         if tag == 'details':
             self.details += 1
+
+
+# what only a web page does, which a book's front matter must not ask of its reader
+WEB_WORDS = re.compile(r'\b(hover\w*|click\w*|search box|search field|theme|toggle|dark mode|scroll\w*|'
+                       r'this (?:web )?page)\b', re.I)
 
 
 def check_epub(root, errors, expect_xrefs=True):
@@ -81,6 +88,12 @@ def check_epub(root, errors, expect_xrefs=True):
                           'book/render/epub.py passes it the chapters)' % name)
         if not any('chapter-index' in p.ids for p in pages.values()):
             errors.append('%s: no front matter (section chapter-index: book/render/epub_front.py)' % name)
+        for member, data in members.items():
+            if member.endswith('.xhtml') and b'id="chapter-index"' in data:
+                words = WEB_WORDS.findall(re.sub(r'<[^>]*>', ' ', data.decode('utf-8', 'replace')))
+                if words:
+                    errors.append('%s: its front matter speaks of the web page (%s): book/front.md\'s '
+                                  '[[web||book]] words' % (name, ', '.join(sorted(set(w.lower() for w in words)))))
         found.append((name, links, xrefs))
     return found
 
@@ -120,4 +133,26 @@ def check_downloads(root, errors):
         missing = [s for s in README_SECTIONS if s not in text]
         if missing:
             errors.append('%s: its README lacks %s (book/render/download_guide.py)' % (href, ', '.join(missing)))
+    check_chapter_links(root, page, errors)
     return len(archives)
+
+
+DOWNLOAD_LINK = re.compile(r'href="(downloads(?:/[^"#]*|\.html#([^"]*)))"')
+
+
+def check_chapter_links(root, page, errors):
+    """A chapter page's download links (its opening's and its code blocks') go to its entry on
+    downloads.html, which must exist, never to a bare archive (web review, finding 21)."""
+    ids = set(re.findall(r'\bid="([^"]+)"', page))
+    for path in sorted(glob.glob(os.path.join(root, '*.html'))):
+        name = os.path.basename(path)
+        if name in ('index.html', 'print.html', 'downloads.html'):
+            continue
+        with open(path, encoding='utf-8') as f:
+            links = set(DOWNLOAD_LINK.findall(f.read()))
+        for href, entry in sorted(links):
+            if not entry:
+                errors.append('%s: links the archive %s, not its entry on downloads.html '
+                              '(downloads_page.entry_href)' % (name, href))
+            elif entry not in ids:
+                errors.append('%s: links %s, an entry downloads.html does not have' % (name, href))

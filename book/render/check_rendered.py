@@ -662,14 +662,15 @@ def search_entries(root):
 
 def code_names(root, sections):
     """The identifiers of the chapters' own code (not the apparatus) the index holds: the terms of
-    the prebuilt engine's field c (MiniSearch's serialized index: [term, {field id: {doc: count}}]),
+    the prebuilt engine's field c (search_index.engine_terms),
     or, where the index has no engine, its sections' code blocks."""
     with open(os.path.join(root, 'search-index.js'), encoding='utf-8') as f:
         index = json.loads(f.read()[len(INDEX_PREFIX):].rstrip().rstrip(';'))
     engine = index.get('engine')
     if engine:
+        import search_index
         field = str(engine['fieldIds']['c'])
-        return [term for term, fields in engine['index'] if field in fields]
+        return [term for term, fields in search_index.engine_terms(engine).items() if field in fields]
     return [w for s in sections for block in s.get('k', []) if len(block) == 2 for w in block[1].split()]
 
 
@@ -1008,7 +1009,7 @@ def search_queries(root):
 SEARCH_QUERIES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                               'tests', 'render', 'search-queries.tsv')
 SEARCH_SHARE_GOAL = 0.9   # the share of the learner queries whose first result is their section (issue 36)
-SEARCH_SHARE_FLOOR = 0.78  # under it, an error: the share reached (61 of 77); raised as ranking improves, never lowered
+SEARCH_SHARE_FLOOR = 0.85  # under it, an error: the share reached (98 of 114; 61 of 77 before); raised as ranking improves, never lowered
 
 
 def search_share(root, errors, warnings):

@@ -25,7 +25,7 @@
 --
 -- Inputs from the renderer, as environment variables (strings, so nothing is re-read as Markdown):
 --   BOOK_API_MAP        a file of lines "src/reduce/x.cuh<TAB>api/x_8cuh.html" (may be absent)
---   BOOK_DOWNLOAD       the chapter's download, relative to the page (may be empty)
+--   BOOK_DOWNLOAD       the chapter's entry on the downloads page, relative to the page (may be empty)
 --   BOOK_CHAPTER_TITLE  the chapter's title: a first level-1 heading equal to it is dropped,
 --                       because the template already prints the title.
 --   BOOK_CHAPTERS       the book's chapters, one "id<TAB>page" a line (3.2<TAB>3.2-matmul.html);

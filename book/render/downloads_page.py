@@ -32,6 +32,12 @@ def anchor(chapter):
     return 'download-' + re.sub(r'[^A-Za-z0-9-]', '-', chapter['id'])
 
 
+def entry_href(chapter):
+    """Where a chapter's page sends its reader for its code: its entry on the downloads page (what
+    is inside, what it needs, how to build and run it), which links the archive."""
+    return NAME + '#' + anchor(chapter)
+
+
 def chapter_link(chapter):
     return '<a href="%s">%s</a>' % (html.escape(page_name(chapter)), html.escape(chapter['id']))
 

@@ -273,6 +273,7 @@ def build(book_title, chapters, out_dir, state):
                     [epub_front.FRONT] + chapters)
         epub_tree.verdicts_plain(tree['blocks'])
         epub_tree.label_box_cells(tree['blocks'])
+        epub_tree.code_lines(tree['blocks'])
         joined = json.dumps(tree, ensure_ascii=False)
     except RecursionError:   # each chapter's tree was read and walked: the whole is no deeper
         raise RuntimeError('the EPUB nests too deeply to write (no chapter alone does): flatten the deepest')

@@ -32,7 +32,7 @@ def module_of(chapter):
 def markdown(chapters, opening_id):
     """The front matter: book/front.md's intro, outcomes and modules, each module's lessons and then
     the appendices linked to their chapters (opening_id(chapter): the id of its heading)."""
-    words = front.read_words()
+    words = front.read_words(medium='book')
     intro = words['intro']
     lines = ['# About this book {#%s}' % opening_id(FRONT), '']
     lines += [p + '\n' for p in intro]
@@ -60,7 +60,7 @@ def metadata_args(epoch):
     subject (book/metadata.yaml), the date (the newest measurement's day: the epoch the EPUB is
     pinned to) and a description (the first sentence of book/front.md's intro)."""
     day = datetime.datetime.utcfromtimestamp(epoch).strftime('%Y-%m-%d')
-    description = first_sentence(front.read_words()['intro'][0])
+    description = first_sentence(front.read_words(medium='book')['intro'][0])
     return ['--metadata-file', METADATA, '--metadata', 'date=' + day, '--metadata', 'description=' + description]
 
 

@@ -7,7 +7,11 @@ tables labelled by its column, so that book/epub.css can stack a row's cells on 
                            becomes <div class="claim-verdict"><p><strong>Holds ...</strong></p> ... </div>
                            (Kindle-family readers show neither <details> nor what it folds)
   label_box_cells(blocks)  every body cell of a table inside a .hwbox div gets data-label="<its
-                           column's header>" (epub.css: td::before { content: attr(data-label) })"""
+                           column's header>" (epub.css: td::before { content: attr(data-label) })
+  code_lines(blocks)       every code block becomes the same <pre> with each line a <span class="cl">
+                           indented as its code is: a line the reader's screen wraps goes on under
+                           its own indentation, two columns further, not at the left edge"""
+import html
 import re
 
 DETAILS_OPEN = re.compile(r'^\s*<details(\s[^>]*)?>\s*$')
@@ -80,3 +84,50 @@ def label_box_cells(node, in_box=False):
                 label_table(node)
         else:
             label_box_cells(node.get('c'), in_box)
+
+
+CONTINUATION = 2        # columns: a wrapped line's rest stands this much right of the line's code
+TAB = 8
+
+
+def line_html(line, last=False):
+    """One line of code as a block whose wrapped rest hangs under its code: padding-left of the
+    line's indentation plus CONTINUATION, the first line pulled back by as much (text-indent), so
+    the line itself starts at the left edge with its own spaces. ch, with em for a reader without it
+    (a monospace character is about half an em wide). The newline stays inside the span (the last
+    line has none), so the text copied, or read by a reader that ignores the stylesheet, is the code
+    as written."""
+    indent = len(line.expandtabs(TAB)) - len(line.expandtabs(TAB).lstrip(' '))
+    hang = indent + CONTINUATION if line.strip() else 0
+    style = (' style="padding-left:%gem;padding-left:%dch;text-indent:-%gem;text-indent:-%dch"'
+             % (hang / 2, hang, hang / 2, hang)) if hang else ''
+    return '<span class="cl"%s>%s%s</span>' % (style, html.escape(line, quote=False), '' if last else '\n')
+
+
+def code_html(attr, text):
+    """A CodeBlock's <pre> as Pandoc's EPUB writer makes it (id, classes, data- attributes; no
+    highlighting: epub.py passes --no-highlight), its lines each a span (line_html)."""
+    ident, classes, pairs = attr
+    attrs = ''
+    if ident:
+        attrs += ' id="%s"' % html.escape(ident)
+    if classes:
+        attrs += ' class="%s"' % html.escape(' '.join(classes))
+    for key, value in pairs:
+        attrs += ' %s="%s"' % (key if key.startswith('data-') else 'data-' + key, html.escape(value))
+    lines = text.split('\n')
+    return '<pre%s><code>%s</code></pre>' % (attrs, ''.join(line_html(l, i == len(lines) - 1)
+                                                             for i, l in enumerate(lines)))
+
+
+def code_lines(node):
+    """Rewrites, in place, every CodeBlock of the tree as a raw <pre> of its lines (code_html)."""
+    if isinstance(node, list):
+        for item in node:
+            code_lines(item)
+    elif isinstance(node, dict):
+        if node.get('t') == 'CodeBlock':
+            attr, text = node['c']
+            node['t'], node['c'] = 'RawBlock', ['html', code_html(attr, text)]
+        else:
+            code_lines(node.get('c'))

@@ -34,10 +34,17 @@ class FrontError(Exception):
     pass
 
 
-def read_words(path=WORDS):
-    """{'intro': [paragraph], 'outcomes': [item], 'modules': {n: (name, paragraph)}}."""
+# Words for one medium: [[the web page's||a book's (the EPUB, the printed view)]], where the web page
+# speaks of what only a browser does (a number's key shown on hover).
+MEDIUM = re.compile(r'\[\[(.*?)\|\|(.*?)\]\]', re.S)
+
+
+def read_words(path=WORDS, medium='web'):
+    """{'intro': [paragraph], 'outcomes': [item], 'modules': {n: (name, paragraph)}}, in the words
+    of medium: 'web' (the front page) or 'book' (the EPUB's front matter)."""
     with open(path, encoding='utf-8') as f:
         text = re.sub(r'<!--.*?-->', '', f.read(), flags=re.S)
+    text = MEDIUM.sub(lambda m: m.group(1) if medium == 'web' else m.group(2), text)
     words = {'intro': [], 'outcomes': [], 'modules': {}}
     for head, body in re.findall(r'^## ([^\n]+)\n(.*?)(?=^## |\Z)', text, re.S | re.M):
         paragraphs = [' '.join(p.split()) for p in re.split(r'\n\s*\n', body.strip()) if p.strip()]
@@ -200,7 +207,9 @@ def results_table(chapters, records_dir, page_name):
             '1.00×: faster than the peer). Share of its roof is the rung\'s rate over the roof that binds it '
             'on this GPU, placed as the chapters\' rooflines place a kernel: its FLOPs per DRAM byte (counted, '
             'or the model\'s) under the lower of the memory roof and the compute roof, or for a kernel '
-            'without FLOPs its bytes per second over the memory roof. Times are medians from the records.</p>'
+            'without FLOPs its bytes per second over the memory roof. The roofs are the rates of appendix A\'s '
+            'measuring kernels, not the hardware\'s, so a rung can pass one: above 100%%, it ran faster than the '
+            'kernel that measured it. Times are medians from the records.</p>'
             % '\n'.join(rows))
 
 

@@ -209,6 +209,8 @@ def stage_pages(out, woven, src_dir, title, chapters, pool):
         map_file, map_digest, api_record = api_job.result()
         download_results = [j.result() for j in download_jobs]
         hrefs = [href for href, _ in download_results]
+        # a chapter's page links its entry on the downloads page, not the bare archive
+        links = [downloads_page.entry_href(c) if href else '' for c, href in zip(chapters, hrefs)]
         records = [r for _, r in download_results if r] + ([api_record] if api_record else [])
 
         # the pages first (after a prose edit the writer waits for one of them), then the figures:
@@ -217,10 +219,10 @@ def stage_pages(out, woven, src_dir, title, chapters, pool):
         salt = pages.code_salt()
         page_jobs = {}
         for i, chapter in enumerate(chapters):
-            key = pages.chapter_digest(title, chapters, i, hrefs[i], map_digest, tools)
+            key = pages.chapter_digest(title, chapters, i, links[i], map_digest, tools)
             name = 'page:' + chapter['basename']
             if not state.unchanged(name, key, os.path.join(staging, pages.page_name(chapter))):
-                page_jobs[i] = (pool.submit(pages.render_chapter, title, chapters, i, hrefs[i], map_file, staging,
+                page_jobs[i] = (pool.submit(pages.render_chapter, title, chapters, i, links[i], map_file, staging,
                                             salt), (name, key))
         figure_job = pool.submit(draw_figures, woven, staging, state)
         scripts, plots_record = plots_to_draw(woven, staging, state)

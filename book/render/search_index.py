@@ -1,6 +1,7 @@
 """The search index's documents: one a section of every chapter page (its heading, first paragraph,
-the rest of its prose, the words of its formulas, and its code blocks' identifiers, each block
-marked where it is apparatus, folded on the page), which book/search-core.js weighs field by field,
+the rest of its prose, the words of its formulas, the terms its prose sets in italics (where the
+book defines them), and its code blocks' identifiers, each block marked where it is apparatus,
+folded on the page), which book/search-core.js weighs field by field,
 the prose far above the code. Neither a claim's verdict, the comparisons folded under it, the dated
 box (the same symbols in every chapter and the run's numbers), nor the date and download line is
 indexed. A formula is kept as searchable words (x: B_\\text{dram} gives B_dram, \\lambda gives lambda
@@ -62,6 +63,7 @@ class _Collector(html.parser.HTMLParser):
         self.details = []       # the <details> open around here: 'verdict', 'apparatus' or ''
         self.box = 0            # the depth of <div>s inside the dated box (0: outside it)
         self.meta = False
+        self.em, self.terms = None, []   # an <em> in a paragraph (its text), and those of this block
 
     def handle_starttag(self, tag, attrs):
         if tag == 'main':
@@ -86,10 +88,12 @@ class _Collector(html.parser.HTMLParser):
                 self.code_anchor = a['id']
         if tag == 'pre' and self.code is None:
             self.code = []
+        if tag == 'em' and self.block in TEXT_TAGS and self.skip == 0:
+            self.em = []
         if tag in SKIP:
             self.skip += 1
         elif self.skip == 0 and self.block is None and (tag in HEADINGS or tag in TEXT_TAGS):
-            self.block, self.text, self.extra = tag, [], []
+            self.block, self.text, self.extra, self.terms = tag, [], [], []
             # the date and download line, and the line that tells how many claims hold on this GPU
             self.meta = bool({'chapter-meta', 'told'} & set((a.get('class') or '').split()))
             if tag in HEADINGS:
@@ -112,6 +116,9 @@ class _Collector(html.parser.HTMLParser):
             if self.block and words:
                 self.extra.append(words)
             self.tex = None
+        if tag == 'em' and self.em is not None:
+            self.terms.append(' '.join(''.join(self.em).split()))
+            self.em = None
         if tag == 'pre' and self.code is not None:
             code = ''.join(self.code)
             if code.strip():
@@ -128,6 +135,8 @@ class _Collector(html.parser.HTMLParser):
                 self.entries.append(('h', self.anchor, text, text, extra, self.anchor))
             elif (text or extra) and not self.meta:
                 self.entries.append(('p', self.anchor, self.heading, text, extra, self.anchor))
+                if self.terms:      # the terms it sets in italics, where the prose defines them
+                    self.entries.append(('d', self.anchor, self.heading, '\n'.join(self.terms), '', self.anchor))
             self.block = None
 
     def handle_data(self, data):
@@ -137,6 +146,8 @@ class _Collector(html.parser.HTMLParser):
             self.code.append(data)
         elif self.in_main and self.block and self.skip == 0:
             self.text.append(data)
+            if self.em is not None:
+                self.em.append(data)
 
 
 def page_entries(page_path, href, chapter_label):
@@ -144,7 +155,8 @@ def page_entries(page_path, href, chapter_label):
     next heading; the chapter's opening is the section of its title, anchor ''):
       p, a, c: the page, the heading's anchor, the chapter ('1.2 Waves and the tail');
       h: the heading; f: the section's first paragraph (or list item, cell); t: the rest of its prose;
-      x: the words of its formulas; k: its code blocks, [anchor, identifiers, 1 if apparatus].
+      x: the words of its formulas; d: the terms its prose sets in italics, one a line (<em>: where
+      the book defines a term); k: its code blocks, [anchor, identifiers, 1 if apparatus].
     A paragraph, cell or code block of fewer than SHORT characters is left out unless it holds a
     formula."""
     collector = _Collector()
@@ -152,7 +164,7 @@ def page_entries(page_path, href, chapter_label):
         collector.feed(f.read())
     sections, by_anchor = [], {}
     for k, a, h, t, x, section in collector.entries:
-        if k != 'h' and len(t.strip()) < SHORT and not (k == 'p' and x):
+        if k not in ('h', 'd') and len(t.strip()) < SHORT and not (k == 'p' and x):
             continue                # a short cell, unless it holds a formula (a symbol's own row)
         s = by_anchor.get(section)
         if s is None or k == 'h':
@@ -166,6 +178,8 @@ def page_entries(page_path, href, chapter_label):
                 s['t'] += ('\n' if s['t'] else '') + t
             if x:
                 s['x'] += (' ' if s['x'] else '') + x
+        elif k == 'd':
+            s['d'] = (s.get('d', '') + '\n' + t).strip()
         elif k in ('c', 'a'):
             s['k'].append([a, x, 1] if k == 'a' else [a, x])
         elif x:
@@ -179,6 +193,23 @@ def page_entries(page_path, href, chapter_label):
 
 def write_fragment(out_dir, basename, entries):
     write_file(os.path.join(out_dir, FRAGMENTS, basename + '.json'), json.dumps(entries, ensure_ascii=False))
+
+
+def engine_terms(engine):
+    """{term: the ids of the fields that hold it, as strings} of a prebuilt engine: its index's rows
+    are flat, [term, field, n, doc, count, ... (n pairs), field, n, ...] (BookSearch.compact), or
+    MiniSearch's own [term, {field: {doc: count}}]."""
+    terms = {}
+    for row in engine['index']:
+        if not engine.get('compact'):
+            terms[row[0]] = set(row[1])
+            continue
+        fields, j = set(), 1
+        while j < len(row):
+            fields.add(str(row[j]))
+            j += 2 + 2 * row[j + 1]
+        terms[row[0]] = fields
+    return terms
 
 
 PREBUILD = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'search_prebuild.js')

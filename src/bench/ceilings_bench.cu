@@ -114,7 +114,7 @@ BENCHMARK_CAPTURE(bm_copy, warm, bench::Flush::no)
     ->Apply(bench::gpu_benchmark);
 #line 2233 "chapters/A-bench.md"
 
-#line 3385 "chapters/A-bench.md"
+#line 3381 "chapters/A-bench.md"
 void bm_memcpy(benchmark::State& state) {
   const auto bytes_per_buffer = static_cast<std::size_t>(state.range(0));
   try {
@@ -139,7 +139,7 @@ BENCHMARK(bm_memcpy)
     ->Apply(bench::gpu_benchmark);
 #line 2235 "chapters/A-bench.md"
 
-#line 3290 "chapters/A-bench.md"
+#line 3286 "chapters/A-bench.md"
 void bm_read(benchmark::State& state) {
   const auto bytes = static_cast<std::size_t>(state.range(0));
   try {
@@ -204,7 +204,7 @@ BENCHMARK(bm_l2_read)
     ->Apply(bench::gpu_benchmark);
 #line 2237 "chapters/A-bench.md"
 
-#line 3355 "chapters/A-bench.md"
+#line 3351 "chapters/A-bench.md"
 // B_smem: Arg rounds of four 16-byte shared loads per thread, every SM full.
 void bm_shared_read(benchmark::State& state) {
   const int rounds = static_cast<int>(state.range(0));
@@ -229,7 +229,7 @@ BENCHMARK(bm_shared_read)
     ->Apply(bench::gpu_benchmark);
 #line 2239 "chapters/A-bench.md"
 
-#line 3416 "chapters/A-bench.md"
+#line 3412 "chapters/A-bench.md"
 constexpr int kChaseSteps = 8192;
 constexpr double kLatencyMinSeconds = 0.01;
 
@@ -396,7 +396,7 @@ BENCHMARK(bm_bf16_gemm_sustained)
     ->Apply(bench::gpu_benchmark);
 #line 2245 "chapters/A-bench.md"
 
-#line 2558 "chapters/A-bench.md"
+#line 2554 "chapters/A-bench.md"
 __global__ void empty_kernel() {}
 
 using host_clock = std::chrono::steady_clock;

@@ -56,7 +56,7 @@ class EventTimer {
   cudaEvent_t stop_ = nullptr;
 };
 
-#line 614 "chapters/A-bench.md"
+#line 613 "chapters/A-bench.md"
 /// Evicts the L2 before a timed iteration by reading a buffer of twice its size. Reading, not
 /// writing: a write would leave dirty lines whose write-back the timed kernel would pay for.
 class L2Flusher {

@@ -264,7 +264,7 @@ constexpr double look_ahead_s(const Rung& r, int stages, double clock_hz) {
 }
 
 }  // namespace matmul::model
-#line 2972 "chapters/3.2-matmul.md"
+#line 2978 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 

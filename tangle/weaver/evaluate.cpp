@@ -180,8 +180,8 @@ TermValue Scope::lookup(const Term& term) const {
     out.value = {Value::State::unmeasured,
                  0,
                  {},
-                 store_.record(owner_id)->file + " predates chapter " + owner_id +
-                     "'s current code and has no result '" + term.key + "'"};
+                 store_.record(owner_id)->file + " predates the current code of chapter " +
+                     owner_id + " and has no result '" + term.key + "'"};
     return out;
   }
   std::string near;

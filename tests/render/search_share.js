@@ -4,7 +4,7 @@
 // Runs the book's own search (BOOK_DIR/search-core.js over BOOK_DIR/search-index.js, with
 // BOOK_DIR/minisearch.js) as book/book.js runs it in the page, on each query of QUERIES_TSV
 // (default: tests/render/search-queries.tsv), and prints each query's first section, a miss's
-// expected one, and the share found first. check-rendered runs it on the whole book.
+// expected one, and the share found first: in all, by the query's class and by its group. check-rendered runs it on the whole book.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -32,7 +32,8 @@ const index = context.window.BOOK_SEARCH_INDEX;
 const sections = index.sections;
 let engine;
 if (index.engine) {
-  engine = MiniSearch.loadJS(index.engine, BookSearch.options(sections));
+  engine = BookSearch.loadNow ? BookSearch.loadNow(MiniSearch, sections, index.engine)   // compact rows or not
+    : MiniSearch.loadJS(index.engine, BookSearch.options(sections));                  // a book made before them
 } else {
   engine = BookSearch.build(MiniSearch, sections);
   engine.addAll(BookSearch.documents(sections));
@@ -42,23 +43,41 @@ if (index.engine) {
 const sectionOf = (row) => row.entry.p + '#' + row.entry.s;
 
 const results = [];
+let group = '';
 for (const line of fs.readFileSync(queriesFile, 'utf8').split('\n')) {
+  if (line.startsWith('#= ')) group = line.slice(3).trim();
   if (!line.trim() || line.startsWith('#')) continue;
-  const [query, expected] = line.split('\t');
+  const [query, expected, kind] = line.split('\t');
   const wanted = expected.split('|').map((s) => s.trim());
   const rows = BookSearch.search(engine, sections, query, 10);
   const got = rows.length ? sectionOf(rows[0]) : '(nothing)';
   const rank = rows.findIndex((r) => wanted.includes(sectionOf(r)));
-  results.push({ query, wanted, got, first: wanted.includes(got), rank: rank < 0 ? null : rank + 1 });
+  results.push({ query, wanted, got, first: wanted.includes(got), rank: rank < 0 ? null : rank + 1,
+                 kind: (kind || '').trim() || 'other', group });
 }
 const found = results.filter((r) => r.first).length;
+// found first / queries, by a key of each result (its class, its group)
+function shares(key) {
+  const out = {};
+  for (const r of results) {
+    const k = key(r) || '(none)';
+    out[k] = out[k] || { found: 0, total: 0 };
+    out[k].total++;
+    if (r.first) out[k].found++;
+  }
+  return out;
+}
+const byKind = shares((r) => r.kind), byGroup = shares((r) => r.group);
 if (json) {
-  console.log(JSON.stringify({ found, total: results.length, results }));
+  console.log(JSON.stringify({ found, total: results.length, byKind, byGroup, results }));
 } else {
   for (const r of results) {
     console.log('%s %s -> %s%s', r.first ? 'ok  ' : 'MISS', JSON.stringify(r.query), r.got,
                 r.first ? '' : '  (wanted ' + r.wanted.join(' or ') + (r.rank ? ', at ' + r.rank : ', not in the top 10') + ')');
   }
+  const line = (m) => Object.keys(m).map((k) => k + ' ' + m[k].found + '/' + m[k].total).join(', ');
+  console.log('by class: %s', line(byKind));
+  console.log('by group: %s', line(byGroup));
   console.log('search_share: %d of %d learner queries find their section first (%s%%)', found, results.length,
               (100 * found / results.length).toFixed(0));
 }

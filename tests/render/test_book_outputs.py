@@ -3,8 +3,10 @@
 (book/render/epub_tree.py) and check (check_outputs.py), the downloads' README and page
 (download_guide.py, downloads_page.py), the print view's page numbers (print_view.py,
 print_pdf.py) and the API pages' landmarks (api_theme.py)."""
+import html
 import io
 import os
+import re
 import sys
 import tarfile
 import tempfile
@@ -16,6 +18,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), 'book', 
 import api_theme  # noqa: E402
 import check_outputs  # noqa: E402
 import download_guide  # noqa: E402
+import epub_front  # noqa: E402
+import front  # noqa: E402
 import downloads_page  # noqa: E402
 import epub_tree  # noqa: E402
 import print_pdf  # noqa: E402
@@ -55,12 +59,32 @@ class EpubTreeTest(unittest.TestCase):
         self.assertEqual(labels, [[['data-label', 'symbol']], [['data-label', 'this generation']]])
         self.assertEqual(outside['c'][4][0][3][0][1][0][0][2], [], 'a table outside the box keeps its layout')
 
+    def test_a_code_line_wrapped_hangs_under_its_own_code(self):
+        code = 'int f() {\n    return a < b;\n\n\tg();\n}'
+        blocks = [{'t': 'Div', 'c': [['', [], []], [{'t': 'CodeBlock', 'c': [['k1', ['cuda'], [['file', 'src/a.cu']]], code]}]]}]
+        epub_tree.code_lines(blocks)
+        pre = blocks[0]['c'][1][0]
+        self.assertEqual(pre['t'], 'RawBlock')
+        out = pre['c'][1]
+        self.assertTrue(out.startswith('<pre id="k1" class="cuda" data-file="src/a.cu"><code>'), out)
+        self.assertEqual(html.unescape(re.sub(r'<[^>]*>', '', out)), code, 'the text is the code as written')
+        lines = re.findall(r'<span class="cl"([^>]*)>', out)
+        self.assertEqual(len(lines), 5)
+        # the line's indentation plus two columns: 0+2, 4+2, an empty line none, a tab (8)+2, 0+2
+        for attrs, hang in zip(lines, [2, 6, 0, 10, 2]):
+            if hang:
+                self.assertIn('padding-left:%dch;' % hang, attrs)
+                self.assertIn('text-indent:-%dch' % hang, attrs)
+            else:
+                self.assertEqual(attrs, '')
+        self.assertIn('pre .cl { display: block; }', open(os.path.join(HERE, '..', '..', 'book', 'epub.css')).read())
 
-def epub_file(path, chapter_xhtml, opf_metadata):
+
+def epub_file(path, chapter_xhtml, opf_metadata, front='<h1>About</h1>'):
     with zipfile.ZipFile(path, 'w') as z:
         z.writestr('mimetype', 'application/epub+zip')
         z.writestr('EPUB/content.opf', '<package><metadata>%s</metadata></package>' % opf_metadata)
-        z.writestr('EPUB/text/ch001.xhtml', '<html><body><section id="chapter-index"><h1>About</h1></section></body></html>')
+        z.writestr('EPUB/text/ch001.xhtml', '<html><body><section id="chapter-index">%s</section></body></html>' % front)
         z.writestr('EPUB/text/ch002.xhtml', chapter_xhtml)
 
 
@@ -83,6 +107,21 @@ class CheckEpubTest(unittest.TestCase):
         text = '\n'.join(errors)
         for expected in ('no dc:creator', '<details>', 'links to 3.1-reduction.html', 'no cross-reference'):
             self.assertIn(expected, text)
+
+    def test_the_front_matter_speaks_of_the_book_not_the_web_page(self):
+        good = '<html><body><p id="p"><a class="xref" href="ch001.xhtml#chapter-index">about</a></p></body></html>'
+        epub_file(os.path.join(self.dir, 'b.epub'), good, self.METADATA,
+                  front='<h1>About</h1><p>A number comes from a record (<em>hover</em> over it, or click).</p>')
+        errors = []
+        check_outputs.check_epub(self.dir, errors)
+        self.assertEqual(len(errors), 1, errors)
+        self.assertIn('front matter speaks of the web page (click, hover)', errors[0])
+        # book/front.md's words for a book say none of it; the front page's keep the hover
+        book, web = front.read_words(medium='book'), front.read_words()
+        self.assertEqual(check_outputs.WEB_WORDS.findall(' '.join(book['intro'] + book['outcomes'])), [])
+        self.assertIn('hover', ' '.join(web['intro']))
+        self.assertNotIn('[[', ' '.join(web['intro'] + book['intro']))
+        self.assertNotIn('hover', epub_front.markdown([], lambda c: 'x'))
 
 
 def archive(path, top, readme):
@@ -129,6 +168,31 @@ class DownloadsTest(unittest.TestCase):
         self.assertEqual(len(errors), 2, errors)
         self.assertIn('does not list downloads/b.tar.gz', errors[0])
         self.assertIn('downloads/b.tar.gz: its README lacks ## What is inside', errors[1])
+
+
+    def test_a_chapter_links_its_entry_on_the_downloads_page_not_the_archive(self):
+        self.assertEqual(downloads_page.entry_href({'id': '3.2b'}), 'downloads.html#download-3-2b')
+        page = downloads_page.body([{'id': '3.2b', 'src': 'hopper', 'title': 'Hopper', 'basename': '3.2b-hopper'}],
+                                   [({'id': '3.2b', 'src': 'hopper', 'title': 'Hopper', 'basename': '3.2b-hopper'},
+                                     'downloads/3.2b-hopper.tar.gz', 52000,
+                                     download_guide.facts({'id': '3.2b', 'src': 'hopper'}, self.FILES, 'x'))])
+        self.assertIn('id="download-3-2b"', page, 'the entry the chapter links')
+        root = tempfile.mkdtemp(prefix='check-downloads.')
+        os.makedirs(os.path.join(root, 'downloads'))
+        archive(os.path.join(root, 'downloads', 'a.tar.gz'), 'a', '\n'.join(check_outputs.README_SECTIONS))
+        with open(os.path.join(root, 'downloads.html'), 'w') as f:
+            f.write('id="prerequisites" id="build-and-run" id="numbers" <h3 id="download-1-1"></h3>'
+                    '<a href="downloads/a.tar.gz">')
+        pages = {'1.1-a.html': '<a href="downloads.html#download-1-1">', '1.2-b.html': '<a href="downloads/a.tar.gz">',
+                 '1.3-c.html': '<a href="downloads.html#download-1-3">', 'index.html': '<a href="downloads/a.tar.gz">'}
+        for name, text in pages.items():
+            with open(os.path.join(root, name), 'w') as f:
+                f.write(text)
+        errors = []
+        check_outputs.check_downloads(root, errors)
+        self.assertEqual(len(errors), 2, errors)
+        self.assertIn('1.2-b.html: links the archive downloads/a.tar.gz', errors[0])
+        self.assertIn('1.3-c.html: links downloads.html#download-1-3, an entry downloads.html does not have', errors[1])
 
 
 class PrintViewTest(unittest.TestCase):

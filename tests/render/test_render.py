@@ -331,7 +331,9 @@ class ReaderTest(Workspace):
         self.assertEqual(engine is not None, shutil.which('node') is not None, 'prebuilt where Node is')
         if engine:
             fields = {name: str(i) for name, i in engine['fieldIds'].items()}
-            terms = {term: set(held) for term, held in engine['index']}
+            import search_index
+            terms = search_index.engine_terms(engine)
+            self.assertTrue(engine.get('compact'), 'the index as flat rows of numbers (BookSearch.compact)')
             self.assertIn(fields['c'], terms.get('reduce_v1_interleaved', ()), 'code identifiers')
             self.assertTrue(any(held == {fields['a']} for held in terms.values()), 'a test file is the apparatus')
             self.assertEqual(engine['documentCount'], len(sections))

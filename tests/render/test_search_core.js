@@ -55,4 +55,46 @@ assert.strictEqual(first('cudaGraph'), 'code-c', 'a name found only in code lead
 assert.strictEqual(rows('cudaGraph')[0].entry.s, 'ceil', 'in its section');
 assert.strictEqual(rows('divergent').filter((r) => r.entry.p === '1.1.html').length, 1, 'one row per section');
 assert.strictEqual(first('bank conflicts tests'), 'tests', 'all the words typed rank above some of them');
+
+// stems: a final s or a doubled l that is no inflection stays (stall is not stale, access is whole)
+assert.notStrictEqual(S.stem('stall'), S.stem('stale'));
+assert.strictEqual(S.stem('stalls'), S.stem('stall'));
+assert.strictEqual(S.stem('access'), 'access');
+assert.strictEqual(S.stem('accesses'), S.stem('access'));
+// an inflection, then its base's suffix: buffering and buffer meet; general keeps its stem
+assert.strictEqual(S.stem('buffering'), S.stem('buffer'));
+assert.strictEqual(S.stem('stopped'), 'stop');
+
+// A second book: the ranking's parts, each asserted on a case where it alone decides
+const book2 = [
+  { p: '1.1.html', a: '', c: '1.1 Waiting', h: '1.1 Waiting', f: 'What a warp waits for.',
+    t: 'The profiler shows stall reasons beside each instruction, and stall reasons again.' },
+  { p: '1.1.html', a: 'counters', c: '1.1 Waiting', h: 'The stall counters',
+    f: 'Each counter tells one reason a warp did not issue.', t: 'An access to memory is one reason.' },
+  { p: '2.1.html', a: 'swz', c: '2.1 Layouts', h: 'Layouts', f: 'A layout places each element in a bank; each access meets one.',
+    d: 'swizzling', t: 'Swizzling permutes the columns so that no two rows meet in one bank.' },
+  { p: '4.3.html', a: 'tiled', c: '4.3 Attention', h: 'The tiled kernel',
+    f: 'The tiles are swizzled as before, and swizzled tiles load in one wavefront.', d: 'swizzled',
+    t: 'Every access is a whole row.' },
+  { p: '2.2.html', a: 'mis', c: '2.2 Coalescing', h: 'Misaligned by one float',
+    f: 'One float off, every warp touches one more sector.' },
+  { p: '2.2.html', a: 'model', c: '2.2 Coalescing', h: 'The model',
+    f: 'Each access of a warp is counted in sectors; a misaligned start adds one; access, access.' },
+  { p: 'B.html', a: 'sym', c: 'B Symbols', h: 'Reuse', f: 'Register reuse: r, the reuse of a value held in a register.' },
+  { p: '2.3.html', a: 'regs', c: '2.3 Reuse', h: 'Reuse from registers',
+    f: 'A value loaded once into a register serves many multiplies: register reuse.',
+    t: 'Its access costs nothing more.' },
+];
+const engine2 = S.build(MiniSearch, book2);
+engine2.addAll(S.documents(book2));
+const first2 = (q) => { const r = S.search(engine2, book2, q, 10); return r.length ? r[0].entry.a : null; };
+assert.strictEqual(first2('stall reasons'), 'counters', 'the heading holding the typed word ranks first');
+assert.strictEqual(first2('swizzling'), 'swz', 'a term ranks first where the book first sets it in italics');
+assert.deepStrictEqual(S.documents(book2).map((d) => d.d), ['', '', 'swizzling', '', '', '', '', ''],
+                       'a later italic of the same stem (swizzled) is no definition');
+assert.strictEqual(first2('misaligned access'), 'mis', 'a rare word in the heading outweighs a common one missing');
+assert.strictEqual(first2('register reuse'), 'regs', 'appendix B ranks below a chapter saying the same');
+// a part counts once however it is written: a synonym's words do not add to the typed word's
+const parts = S.queryParts('histogram privatization');
+assert.strictEqual(JSON.stringify(parts[1].ways.slice(-1)[0]), '["block"]', 'a synonym of stop words and words: per block -> block');
 console.log('test_search_core: all passed');
