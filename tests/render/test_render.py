@@ -193,7 +193,8 @@ class RenderTest(Workspace):
         self.assertIn('>src/reduce/reduce.cu<', head)
         api = re.search(r'href="(api/[^"]+)"', head).group(1)
         self.assertTrue(os.path.exists(os.path.join(self.out, api)), api)
-        self.assertIn('href="downloads/3.1-reduce.tar.gz"', head)
+        self.assertIn('href="downloads.html#download-3-1"', head)   # its entry: what is inside, how to build
+        self.assertIn('href="downloads/3.1-reduce.tar.gz"', self.read('downloads.html'))
         self.assertIn('⟨reduce-v1-kernel⟩ +≡', page)
         self.assertIn('id="reduce-v1-kernel--2"', page)
 
@@ -606,7 +607,7 @@ class CheckTest(Workspace):
     def test_broken_link_and_anchor(self):
         self.damage('3.1-reduction.html', 'href="A-bench.html#the-timer"', 'href="A-bench.html#no-such-part"')
         self.assertCheckFails('no id "no-such-part" in A-bench.html')
-        self.damage('3.1-reduction.html', 'href="downloads/3.1-reduce.tar.gz"', 'href="downloads/gone.tar.gz"')
+        self.damage('downloads.html', 'href="downloads/3.1-reduce.tar.gz"', 'href="downloads/gone.tar.gz"')
         self.assertCheckFails('no such file downloads/gone.tar.gz')
 
     def test_a_broken_claim_the_chapters_opening_leaves_out_is_caught(self):
