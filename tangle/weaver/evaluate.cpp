@@ -117,16 +117,6 @@ TermValue Scope::lookup(const Term& term) const {
   if (holder) {
     const auto& quantities = holder->results.at(term.key);
     auto q = quantities.find(term.quantity);
-    if (q == quantities.end() && store_.beside_reference && !holder->profiled) {
-      // Another GPU's record made without Nsight Compute: the counter was never asked for there.
-      out.value = {Value::State::unmeasured,
-                   0,
-                   {},
-                   "not counted on this GPU: " + holder->file +
-                       " was measured without hardware counters (no ncu, or --no-counters)"};
-      out.value.not_run = true;
-      return out;
-    }
     if (q == quantities.end() && holder->stale) {
       // Its chapter's code changed since it was measured: a counter the new code sets is simply
       // not measured yet, as a new result is (the next make measure records it).
@@ -135,6 +125,16 @@ TermValue Scope::lookup(const Term& term) const {
                    {},
                    holder->file + " predates its chapter's current code and has no quantity '" +
                        term.quantity + "' for '" + term.key + "'"};
+      return out;
+    }
+    if (q == quantities.end() && store_.beside_reference && !holder->profiled) {
+      // Another GPU's record made without Nsight Compute: the counter was never asked for there.
+      out.value = {Value::State::unmeasured,
+                   0,
+                   {},
+                   "not counted on this GPU: " + holder->file +
+                       " was measured without hardware counters (no ncu, or --no-counters)"};
+      out.value.not_run = true;
       return out;
     }
     if (q == quantities.end()) {
