@@ -1206,19 +1206,26 @@ LOAD_QUERY = 'warp'
 LOAD_TRIES = 3             # the longest task of the best of three loads: a shared machine can stall any one
 
 
+def write_load_page(work, target):
+    """A page in the folder work that opens target in a phone-sized frame, focuses its search box,
+    types LOAD_QUERY and reports (LOAD_SCRIPT) the main thread's long tasks and when the first answer
+    was listed; its path. check_load and tests/render/search_ready.py read it with cdp_page."""
+    page = os.path.join(work, 'load.html')
+    with open(page, 'w', encoding='utf-8') as f:
+        f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n'
+                '<iframe id="page" style="width:%dpx;height:%dpx;border:0"></iframe>\n<script>var QUERY = %s;\n%s\n'
+                'frame.src = %s;</script></body></html>\n'
+                % (PHONE[0], PHONE[1], json.dumps(LOAD_QUERY), LOAD_SCRIPT, json.dumps(file_url(target))))
+    return page
+
+
 def check_load(browser, root, errors):
     """The longest main-thread task from the search box's first focus until the first answer, in
     real time with Chromium's CPU throttle off (1x), best of LOAD_TRIES loads: under
     LONG_TASK_MAX ms (book.js builds the index a slice at a time). Returns (longest, answered,
     every try's longest) or None."""
     with tempfile.TemporaryDirectory() as work:
-        page = os.path.join(work, 'load.html')
-        with open(page, 'w', encoding='utf-8') as f:
-            f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n'
-                    '<iframe id="page" style="width:%dpx;height:%dpx;border:0"></iframe>\n<script>var QUERY = %s;\n%s\n'
-                    'frame.src = %s;</script></body></html>\n'
-                    % (PHONE[0], PHONE[1], json.dumps(LOAD_QUERY), LOAD_SCRIPT,
-                       json.dumps(file_url(os.path.join(root, LOAD_PAGE)))))
+        page = write_load_page(work, os.path.join(root, LOAD_PAGE))
         tries = []
         for _ in range(LOAD_TRIES):
             try:

@@ -18,13 +18,7 @@ import check_rendered  # noqa: E402  (its DevTools driver and the page that type
 
 def answered_ms(browser, root, rate):
     with tempfile.TemporaryDirectory() as work:
-        page = os.path.join(work, 'load.html')
-        with open(page, 'w', encoding='utf-8') as f:
-            f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n'
-                    '<iframe id="page" style="width:%dpx;height:%dpx;border:0"></iframe>\n<script>var QUERY = %s;\n%s\n'
-                    'frame.src = %s;</script></body></html>\n'
-                    % (check_rendered.PHONE[0], check_rendered.PHONE[1], json.dumps(check_rendered.LOAD_QUERY),
-                       check_rendered.LOAD_SCRIPT, json.dumps(check_rendered.file_url(os.path.join(root, 'index.html')))))
+        page = check_rendered.write_load_page(work, os.path.join(root, 'index.html'))
         found = json.loads(check_rendered.cdp_page(browser, check_rendered.file_url(page),
                                                    "(document.getElementById('load-found') || {}).textContent || ''",
                                                    cpu_slowdown=rate))
