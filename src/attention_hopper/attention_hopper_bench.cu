@@ -4,9 +4,8 @@
 // 8192, unmasked and causal), timed as bursts after a rest with the L2 flushed before each
 // iteration, as chapter 4.3 times its own kernel. Counters: flops (the useful ones: half under the
 // mask), bytes (chapter 4.3's DRAM model), model_l2_bytes (the K and V re-reads of 128-row
-// blocks) and, from the GPU time, flop_rate and bandwidth. PyTorch's kernels are chapter 4.3's
-// peers (src/attention/sdpa_peer.py). On a GPU that is not sm_90 every benchmark is recorded as
-// skipped.
+// blocks) and, from the GPU time, flop_rate and bandwidth. PyTorch's kernels are measured in the
+// same run by sdpa_peer.py. On a GPU that is not sm_90 every benchmark is recorded as skipped.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
