@@ -326,10 +326,6 @@ BENCHMARK_CAPTURE(bm_peer_empty, stream, false)
     ->Name("launch/peer_empty_stream")
     ->Arg(1)
     ->Apply(quick_one_kernel);
-BENCHMARK_CAPTURE(bm_peer_empty, stream_steps, false)
-    ->Name("launch/peer_empty_stream")
-    ->Arg(kLayers)
-    ->Apply(quick);
 BENCHMARK_CAPTURE(bm_peer_empty, graph, true)
     ->Name("launch/peer_empty_graph")
     ->Arg(kLayers)
