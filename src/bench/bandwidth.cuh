@@ -69,7 +69,7 @@ constexpr int kBulkMaxStages = 16;
 struct BulkShape {
   int chunk_bytes = 32768;  ///< a multiple of 16, one cp.async.bulk
   int stages = 3;           ///< 1 to kBulkMaxStages; the ring is stages x chunk_bytes of shared
-  int sharers = 1;          ///< blocks that read each chunk at the same time (1: each reads its own)
+  int sharers = 1;          ///< blocks that read each chunk at one time (1: each reads its own)
 };
 
 /// Blocks of the bulk read that fill every SM once with the given ring, rounded down to a

@@ -225,7 +225,8 @@ TEST(BulkRead, RefusesABufferOfPartChunks) {
   EXPECT_THROW(bench::launch_bulk_read(data.data(), 300, 1, shape, blocks, sums.data(), true,
                                        stream),
                std::invalid_argument);
-  EXPECT_THROW(bench::bulk_read_blocks(bench::BulkShape{4008, 2}), std::invalid_argument);  // not 16s
+  EXPECT_THROW(bench::bulk_read_blocks(bench::BulkShape{4008, 2}),  // 4008: not a multiple of 16
+               std::invalid_argument);
 }
 
 TEST(SharedRead, EveryThreadReadsItsFourElementsEveryRound) {
