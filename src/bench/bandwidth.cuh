@@ -64,23 +64,27 @@ constexpr int kBulkThreads = 128;
 /// The most copies a block of the bulk read keeps in flight (its mbarriers are declared for them).
 constexpr int kBulkMaxStages = 16;
 
-/// The shape of the bulk read: the bytes of one copy and how many a block keeps in flight.
+/// The shape of the bulk read: the bytes of one copy, how many a block keeps in flight, and how
+/// many blocks read each chunk together.
 struct BulkShape {
-  int chunk_bytes = 16384;  ///< a multiple of 16, one cp.async.bulk
-  int stages = 8;           ///< 1 to kBulkMaxStages; the ring is stages x chunk_bytes of shared
+  int chunk_bytes = 32768;  ///< a multiple of 16, one cp.async.bulk
+  int stages = 3;           ///< 1 to kBulkMaxStages; the ring is stages x chunk_bytes of shared
+  int sharers = 1;          ///< blocks that read each chunk at one time (1: each reads its own)
 };
 
-/// Blocks of the bulk read that fill every SM once with the given ring; asks for the shared
-/// memory the ring needs. Call it before launch_bulk_read. 0 where the GPU has no copy engine
-/// for it (compute capability below 9.0).
+/// Blocks of the bulk read that fill every SM once with the given ring, rounded down to a
+/// multiple of shape.sharers; asks for the shared memory the ring needs. Call it before
+/// launch_bulk_read. 0 where the GPU has no copy engine for it (compute capability below 9.0).
 /// @param shape the chunk and the ring.
 int bulk_read_blocks(BulkShape shape);
 
-/// Queues the bulk read: the copy engine (TMA, `cp.async.bulk`) moves data[0, count) into each
-/// block's ring of shared memory, chunk after chunk, passes times; block b takes chunks b, b +
-/// blocks, b + 2 blocks, ... of the passes' sequence, keeping shape.stages copies in flight, and
-/// its thread t adds up float4 t, t + kBulkThreads, ... of every chunk that lands, so that every
-/// byte is used.
+/// Queues the bulk read: the copy engine (TMA, `cp.async.bulk`) moves data[0, count) into the
+/// blocks' rings of shared memory, chunk after chunk, passes times. The blocks form groups of
+/// shape.sharers (block b in group b / sharers); group g takes chunks g, g + G, g + 2G, ... of
+/// the passes' sequence (G groups), each of its blocks copying every one of them, with
+/// shape.stages copies in flight; thread t of a block adds up float4 t, t + kBulkThreads, ... of
+/// every chunk that lands, so that every byte is used. The SMs receive passes x sharers x count
+/// float4.
 /// @param data the buffer, count float4: count a multiple of the chunk's float4.
 /// @param count the number of float4 in data.
 /// @param passes how many times the whole buffer is read in this launch.

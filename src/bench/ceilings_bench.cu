@@ -114,7 +114,7 @@ BENCHMARK_CAPTURE(bm_copy, warm, bench::Flush::no)
     ->Apply(bench::gpu_benchmark);
 #line 2233 "chapters/A-bench.md"
 
-#line 3600 "chapters/A-bench.md"
+#line 3609 "chapters/A-bench.md"
 void bm_memcpy(benchmark::State& state) {
   const auto bytes_per_buffer = static_cast<std::size_t>(state.range(0));
   try {
@@ -139,7 +139,7 @@ BENCHMARK(bm_memcpy)
     ->Apply(bench::gpu_benchmark);
 #line 2235 "chapters/A-bench.md"
 
-#line 3449 "chapters/A-bench.md"
+#line 3457 "chapters/A-bench.md"
 void bm_read(benchmark::State& state) {
   const auto bytes = static_cast<std::size_t>(state.range(0));
   try {
@@ -194,12 +194,13 @@ void bm_l2_read(benchmark::State& state) {
   }
 }
 
-// The bulk read over the same two buffers: Args({bytes, KiB per copy, copies in flight}); from
-// DRAM one pass after a flush, from L2 kL2Passes over a buffer left there.
+// The bulk read over the same two buffers: Args({bytes, KiB per copy, copies in flight, blocks
+// sharing each chunk}); from DRAM one pass after a flush, from L2 kL2Passes over a buffer left
+// there. Its bytes are those the SMs receive: passes x sharers x the buffer.
 void bulk_read(benchmark::State& state, bool in_l2) {
   const auto bytes = static_cast<std::size_t>(state.range(0));
   const bench::BulkShape shape{static_cast<int>(state.range(1)) * 1024,
-                               static_cast<int>(state.range(2))};
+                               static_cast<int>(state.range(2)), static_cast<int>(state.range(3))};
   try {
     const int blocks = bench::bulk_read_blocks(shape);
     if (blocks == 0) {
@@ -226,7 +227,8 @@ void bulk_read(benchmark::State& state, bool in_l2) {
                                   sums.data(), false, s);
         },
         in_l2 ? bench::Flush::no : bench::Flush::yes);
-    bench::set_traffic(state, static_cast<double>(passes) * static_cast<double>(buffer->bytes()));
+    bench::set_traffic(state, static_cast<double>(passes) * shape.sharers *
+                                  static_cast<double>(buffer->bytes()));
   } catch (const std::exception& error) {
     state.SkipWithError(error.what());
   }
@@ -243,24 +245,23 @@ BENCHMARK(bm_l2_read)
     ->Name("bench/l2_bandwidth")
     ->Arg(std::int64_t{1} << 24)
     ->Apply(bench::gpu_benchmark);
+// Two blocks of three 32 KiB copies on each SM: the fastest ring of the experiment
+// experiments/read-ceilings/ (2026-12-06), from DRAM and from L2 alike.
 BENCHMARK(bm_bulk_read)
     ->Name("bench/read_bulk_bandwidth")
-    ->Args({std::int64_t{1} << 31, 16, 8})
-    ->Args({std::int64_t{1} << 31, 32, 6})
-    ->Args({std::int64_t{1} << 31, 8, 12})
-    ->Args({std::int64_t{1} << 31, 16, 6})
+    ->Args({std::int64_t{1} << 31, 32, 3, 1})
     ->Apply(bench::gpu_benchmark);
 BENCHMARK(bm_bulk_l2_read)
     ->Name("bench/l2_bulk_bandwidth")
-    ->Args({std::int64_t{1} << 24, 16, 8})
-    ->Args({std::int64_t{1} << 24, 32, 6})
-    ->Args({std::int64_t{1} << 24, 8, 12})
-    ->Args({std::int64_t{1} << 24, 16, 6})
-    ->Args({std::int64_t{1} << 23, 16, 6})
+    ->Args({std::int64_t{1} << 24, 32, 3, 1})
+    ->Apply(bench::gpu_benchmark);
+BENCHMARK(bm_bulk_l2_read)
+    ->Name("bench/l2_shared_bandwidth")
+    ->Args({std::int64_t{1} << 24, 32, 3, 8})
     ->Apply(bench::gpu_benchmark);
 #line 2237 "chapters/A-bench.md"
 
-#line 3570 "chapters/A-bench.md"
+#line 3579 "chapters/A-bench.md"
 // B_smem: Arg rounds of four 16-byte shared loads per thread, every SM full.
 void bm_shared_read(benchmark::State& state) {
   const int rounds = static_cast<int>(state.range(0));
@@ -285,7 +286,7 @@ BENCHMARK(bm_shared_read)
     ->Apply(bench::gpu_benchmark);
 #line 2239 "chapters/A-bench.md"
 
-#line 3631 "chapters/A-bench.md"
+#line 3640 "chapters/A-bench.md"
 constexpr int kChaseSteps = 8192;
 constexpr double kLatencyMinSeconds = 0.01;
 
