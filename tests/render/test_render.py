@@ -11,6 +11,8 @@ temporary folder outside the repository. Classes are run as separate ctest tests
                    search field too narrow to type in
   SearchTest       search from file:// URLs lists results and marks them on arrival; a broken
                    search library is caught; ← → open the next chapter but not while typing
+  AxeTest          axe-core's contrast check catches a failure in its own theme and page, both
+                   themes checked in one Chromium, a code block of a colour of its own kept
   BrowserCheckTest the whole check-rendered, every check in Chromium included, passes on the fixture
   DownloadTest     a chapter's download unpacks and builds with cmake + nvcc (77 without nvcc)
   ReaderTest       search documents and the vendored library, folded apparatus, chapter and chunk
@@ -835,6 +837,32 @@ press('field', function (d) { return d.getElementById('search'); });
         self.assertIsNotNone(found, done.stderr[-500:])
         self.assertIn('"page":"A-bench.html"', html.unescape(found.group(1)), '→ opens the next chapter')
         self.assertIn('"field":"3.1-reduction.html"', html.unescape(found.group(1)), '→ in the search field stays')
+
+
+class AxeTest(Workspace):
+    """axe-core's contrast check (check_axe): each page loaded once and checked in both themes, a
+    code block left out where an earlier block, of this page or an earlier one, brought its keys."""
+
+    def test_a_failure_is_caught_in_its_own_theme_and_page(self):
+        if not check_rendered.axe_path():
+            self.skipTest('axe-core is not installed (make deps)')
+        # prose faint on the light background only (#999 passes on the dark one); preprocessor
+        # lines faint in the dark theme only; on the later page (A-bench) one code token of a
+        # colour of its own, faint in the light theme: its block brings a key no block before had
+        self.damage('3.1-reduction.html', '<p>A reduction of ', '<p style="color:#999">A reduction of ')
+        with open(os.path.join(self.out, 'style.css'), 'a') as f:
+            f.write('\n:root[data-theme="dark"] code span.pp { color: #30363d; }\n')
+        self.damage('A-bench.html', '<span class="pp">#define CUDA_CHECK',
+                    '<span class="pp" style="color:#f0f0f0">#define CUDA_CHECK')
+        errors = []
+        totals = check_rendered.check_axe(browser_or_skip(self), self.out, ['3.1-reduction.html', 'A-bench.html'],
+                                          errors)
+        found = '\n'.join(errors)
+        self.assertRegex(found, r'3\.1-reduction\.html: \d+ element\(s\) under WCAG AA contrast in the light theme')
+        self.assertRegex(found, r'3\.1-reduction\.html: \d+ element\(s\) under WCAG AA contrast in the dark theme')
+        self.assertRegex(found, r'A-bench\.html: \d+ element\(s\) under WCAG AA contrast in the light theme')
+        self.assertGreater(totals['light'], 0)
+        self.assertGreater(totals['dark'], 0)
 
 
 class BrowserCheckTest(Workspace):
