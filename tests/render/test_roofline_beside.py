@@ -8,10 +8,11 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import unittest
+
+from script_runner import run_script
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -62,7 +63,7 @@ class BesideTest(unittest.TestCase):
         with open(path, 'w') as f:
             json.dump(data, f)
         out = os.path.join(self.work, name)
-        done = subprocess.run([sys.executable, SCRIPT, path, out], capture_output=True, text=True)
+        done = run_script(SCRIPT, path, out)   # as `python3 SCRIPT PATH OUT` runs it (script_runner.py)
         self.assertEqual(done.returncode, 0, done.stderr)
         return out
 
