@@ -24,7 +24,9 @@ The Chromium classes skip where Chromium is absent (ctest: exit 77).
 The fixture book is rendered once (render_fixture.py; ctest runs it as the fixture `render_book`
 and names its folder in $RENDERED_FIXTURE); each class copies it, and each test copies that again.
 Run on its own (python3 tests/render/test_render.py RenderTest), a class renders the fixture itself."""
+import contextlib
 import html.parser
+import io
 import os
 import re
 import shutil
@@ -264,6 +266,28 @@ class RenderTest(Workspace):
         self.assertNotIn('EPUB remade', done.stdout)
         for name, inode in before.items():
             self.assertEqual(os.stat(os.path.join(self.out, name)).st_ino, inode, name + ' was rewritten')
+
+    def test_a_copy_of_the_book_draws_no_figure_again(self):
+        # the figures' key named the woven inputs by their path: a copy of a rendered book and its
+        # woven folder (each of these tests works in one) ran every figure script again
+        import main as render_main   # book/render/main.py, run here to see the scripts it starts
+        started, real = [], render_main.subprocess
+
+        class Spy:
+            def __getattr__(self, name):
+                return getattr(real, name)
+
+            def run(self, command, *args, **kwargs):
+                started.append(command[1])
+                return real.run(command, *args, **kwargs)
+        render_main.subprocess = Spy()
+        self.addCleanup(setattr, render_main, 'subprocess', real)
+        with open(os.path.join(self.woven, 'A-bench.md'), 'a') as f:
+            f.write('\nOne more sentence of prose.\n')
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            self.assertEqual(render_main.main([self.out, self.woven, '--src', os.path.join(FIXTURE, 'src')]), 0)
+        self.assertIn('1 page(s) re-rendered (A-bench)', out.getvalue())
+        self.assertEqual([s for s in started if os.sep + 'figures' + os.sep in s], [], 'figure scripts ran again')
 
     def test_a_prose_edit_rerenders_one_page(self):
         # Only the edited page and the EPUB are remade. Its time is printed, not asserted: a timed
