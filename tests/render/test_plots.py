@@ -17,7 +17,9 @@ import sys
 import tempfile
 import unittest
 
-from script_runner import run_script
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                'book', 'render'))
+from figure_runner import run_script  # noqa: E402  (book/render/figure_runner.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -41,7 +43,7 @@ class PlotTest:
             json.dump(record, f)
 
     def draw(self, out):
-        # as `python3 SCRIPT RECORDS OUT` runs it, forked with Matplotlib imported (script_runner.py)
+        # as `python3 SCRIPT RECORDS OUT` runs it, forked with Matplotlib imported (figure_runner.py)
         return run_script(os.path.join(PLOTS, self.SCRIPT), self.records, os.path.join(self.work, out))
 
     def svg(self, out):

@@ -1,14 +1,21 @@
 #!/usr/bin/python3
-"""tests/render/script_runner.py, which the figure tests run the figure scripts with: a script meets
-what `python3 script args...` gives it, and its exit status, stdout and stderr come back as
-subprocess.run's would."""
+"""book/render/figure_runner.py, which the renderer draws the plots with and the figure tests run the
+figure scripts with: a script meets what `python3 script args...` gives it, its exit status,
+stdout and stderr come back as subprocess.run's would, and the command line names each script
+that failed."""
+import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
 
-from script_runner import REPO, run_script
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                'book', 'render'))
+from figure_runner import REPO, run_script  # noqa: E402  (book/render/figure_runner.py)
+
+RUNNER = os.path.join(REPO, 'book', 'render', 'figure_runner.py')
 
 SCRIPT = r'''
 import os, sys
@@ -55,6 +62,22 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(done.returncode, 1)
         self.assertIn('Traceback', done.stderr)
         self.assertIn('ValueError: a bad record', done.stderr)
+
+    def test_the_command_runs_each_script_and_names_each_that_failed(self):
+        scripts = []
+        for name, what in (('zero.py', '0'), ('two.py', '2'), ('bad.py', 'raise')):
+            scripts.append(os.path.join(self.work, name))
+            with open(scripts[-1], 'w') as f:
+                f.write(SCRIPT.replace("what = sys.argv[1]", "what = %r" % what))
+        done = subprocess.run([sys.executable, RUNNER, '2', json.dumps(['x', 'y'])] + scripts,
+                              capture_output=True, text=True)
+        self.assertEqual(done.returncode, 1)
+        self.assertNotIn('zero.py', done.stderr)
+        self.assertIn('two.py failed (exit 2):\nfrom the C level', done.stderr)
+        self.assertIn('bad.py failed (exit 1):', done.stderr)
+        self.assertIn('ValueError: a bad record', done.stderr)
+        done = subprocess.run([sys.executable, RUNNER, '2', json.dumps(['x'])] + scripts[:1], capture_output=True, text=True)
+        self.assertEqual((done.returncode, done.stderr), (0, ''))
 
 
 if __name__ == '__main__':
