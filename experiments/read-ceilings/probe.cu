@@ -190,7 +190,22 @@ int main() {
       time_it("bulk-grouped2 32Kx3", (per / (g / 2)) * g * size_t(cf4) * 16, cold, [&] { bulk<true, false, 2><<<g, 128, smem>>>(d, chunks, cf4, 3, passes, sink); });
       time_it("bulk-grouped4 32Kx3", (per / (g / 4)) * g * size_t(cf4) * 16, cold, [&] { bulk<true, false, 4><<<g, 128, smem>>>(d, chunks, cf4, 3, passes, sink); });
       time_it("bulk-grouped8 32Kx3", (per / (g / 8)) * g * size_t(cf4) * 16, cold, [&] { bulk<true, false, 8><<<g, 128, smem>>>(d, chunks, cf4, 3, passes, sink); });
+      CHECK(cudaFuncSetAttribute(bulk<true, false, 24>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+      CHECK(cudaFuncSetAttribute(bulk<true, false, 66>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+      CHECK(cudaFuncSetAttribute(bulk<false, false, 24>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+      time_it("bulk-grouped24 32Kx3", (per / (g / 24)) * g * size_t(cf4) * 16, cold, [&] { bulk<true, false, 24><<<g, 128, smem>>>(d, chunks, cf4, 3, passes, sink); });
+      time_it("bulk-grouped66 32Kx3", (per / (g / 66)) * g * size_t(cf4) * 16, cold, [&] { bulk<true, false, 66><<<g, 128, smem>>>(d, chunks, cf4, 3, passes, sink); });
+      time_it("bulk-grouped24-noconsume 32Kx3", (per / (g / 24)) * g * size_t(cf4) * 16, cold, [&] { bulk<false, false, 24><<<g, 128, smem>>>(d, chunks, cf4, 3, passes, sink); });
     }
+    {
+      int smem = 64 * 1024 * 3, cf4 = 64 * 64;
+      size_t chunks = n / cf4;
+      CHECK(cudaFuncSetAttribute(bulk<true, false, 12>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+      int g = occupancy(bulk<true, false, 12>, 128, smem);  // 132
+      size_t per = size_t(passes) * chunks;
+      time_it("bulk-grouped12 64Kx3 1x128", (per / (g / 12)) * g * size_t(cf4) * 16, cold, [&] { bulk<true, false, 12><<<g, 128, smem>>>(d, chunks, cf4, 3, passes, sink); });
+    }
+    if (!cold) continue;
     struct B { int kib, stages, threads; };
     for (B s : {B{16, 6, 128}, B{16, 3, 128}, B{8, 6, 128}, B{32, 3, 128}, B{16, 6, 256}}) {
       int smem = s.kib * 1024 * s.stages, cf4 = s.kib * 64;

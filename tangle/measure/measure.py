@@ -968,8 +968,20 @@ def run_all_tests(binaries, scratch, jobs, shards):
     would, and that run decides: a test that fails only beside others is named, not trusted."""
     tasks = [(binary, (index, shards) if shards > 1 else None)
              for binary in binaries for index in range(shards)]
+    spent = {}
+
+    def run(task):
+        started = time.monotonic()
+        try:
+            return run_tests(task[0], scratch, task[1], quiet=True)
+        finally:
+            spent[task] = time.monotonic() - started
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        done = list(pool.map(lambda task: run_tests(task[0], scratch, task[1], quiet=True), tasks))
+        done = list(pool.map(run, tasks))
+    slowest = sorted(spent.items(), key=lambda item: -item[1])[:3]
+    print('measure: the slowest test processes: ' + ', '.join(
+        f'{binary.name}{f" (shard {shard[0] + 1} of {shard[1]})" if shard else ""} {seconds:.1f} s'
+        for (binary, shard), seconds in slowest), file=sys.stderr, flush=True)
     verdicts = {}
     for (binary, shard), (counts, untimed) in zip(tasks, done):
         if shard and shard[0] > 0 and not shard_status_file(binary, scratch, shard[0]).exists():

@@ -365,9 +365,9 @@ class ContextAndCeilings(unittest.TestCase):
             'bench/memcpy_bandwidth@2147483648': {'bandwidth': dict(stat, median=memcpy)},
             'bench/copy_cold_l2@16777216': {'bandwidth': stat},
             'bench/read_bandwidth@2147483648': {'bandwidth': dict(stat, median=4.5e12)},
-            'bench/read_bulk_bandwidth@2147483648x32x3x1': {'bandwidth': dict(stat, median=4.4e12)},
+            'bench/read_bulk_bandwidth@2147483648x32x3x1x1': {'bandwidth': dict(stat, median=4.4e12)},
             'bench/l2_bandwidth@16777216': {'bandwidth': dict(stat, median=8e12)},
-            'bench/l2_shared_bandwidth@16777216x32x3x8': {'bandwidth': dict(stat, median=9e12)},
+            'bench/l2_shared_bandwidth@16777216x32x3x24x0': {'bandwidth': dict(stat, median=9e12)},
             'bench/shared_bandwidth@1024': {'bandwidth': stat},
             'bench/dram_latency@268435456': {'latency': dict(stat, median=6e-7)},
             'bench/dram_latency_wide@4294967296': {'latency': dict(stat, median=9e-7)},
@@ -534,8 +534,8 @@ class EndToEnd(unittest.TestCase):
         build.mkdir()
         names = ['bench/copy_bandwidth/2147483648', 'bench/memcpy_bandwidth/2147483648',
                  'bench/read_bandwidth/2147483648', 'bench/l2_bandwidth/16777216',
-                 'bench/read_bulk_bandwidth/2147483648/32/3/1',
-                 'bench/l2_shared_bandwidth/16777216/32/3/8',
+                 'bench/read_bulk_bandwidth/2147483648/32/3/1/1',
+                 'bench/l2_shared_bandwidth/16777216/32/3/24/0',
                  'bench/shared_bandwidth/1024', 'bench/dram_latency/268435456',
                  'bench/loaded_latency/1024', 'bench/loaded_latency/65536',
                  'bench/fp32_fma_rate/16384', 'bench/bf16_tensor_rate/8192',
@@ -579,8 +579,9 @@ class EndToEnd(unittest.TestCase):
     def with_fake_ncu(self, folder, root, status=0, csv=None):
         """A chapter that asks for counters, and an ncu on PATH that prints the recorded probe
         (or `csv`, its text)."""
-        (root / 'chapters' / 'A-bench.md').write_text(
-            '---\nid: "A"\ntitle: "The bench"\nsrc: bench\nprofile: ["bench/launch_latency@1"]\n---\n')
+        (root / 'chapters' / 'A-bench.md').write_text(  # the span: what ncu is asked to count
+            '---\nid: "A"\ntitle: "The bench"\nsrc: bench\nprofile: ["bench/launch_latency@1"]\n---\n'
+            '[bench/launch_latency@1 : shared_bank_conflicts]{.m}\n')
         fixtures = Path(__file__).resolve().parent / 'fixtures' / 'ncu'
         (root / 'book' / 'ncu-metrics.txt').write_text((fixtures / 'metrics.txt').read_text())
         tools = Path(folder) / 'tools'
@@ -601,8 +602,10 @@ class EndToEnd(unittest.TestCase):
                 code = measure.main(['--root', str(root), '--build', str(build), '--out', str(out)])
             self.assertEqual(code, 0)
             record = json.loads((out / 'nvidia-h200' / 'A.json').read_text())
+            asked = record['profiler'].pop('metrics')
             self.assertEqual(record['profiler'], {'tool': 'ncu', 'version': '2025.3.1.0', 'clock_control': 'none',
                                                   'metrics_file': 'book/ncu-metrics.txt'})
+            self.assertIn('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum', asked)
             result = record['results']['bench/launch_latency@1']
             self.assertEqual(result['time']['n'], 2)
             self.assertEqual(result['shared_bank_conflicts'],

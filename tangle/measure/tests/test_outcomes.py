@@ -73,8 +73,8 @@ sys.exit(1 if %r else 0)
 
 CEILING_NAMES = ['bench/copy_bandwidth/2147483648', 'bench/memcpy_bandwidth/2147483648',
                  'bench/read_bandwidth/2147483648', 'bench/l2_bandwidth/16777216',
-                 'bench/read_bulk_bandwidth/2147483648/32/3/1',
-                 'bench/l2_shared_bandwidth/16777216/32/3/8',
+                 'bench/read_bulk_bandwidth/2147483648/32/3/1/1',
+                 'bench/l2_shared_bandwidth/16777216/32/3/24/0',
                  'bench/shared_bandwidth/1024', 'bench/dram_latency/268435456',
                  'bench/loaded_latency/1024', 'bench/fp32_fma_rate/16384',
                  'bench/bf16_tensor_rate/8192', 'bench/launch_latency/1',
