@@ -3,8 +3,11 @@
 // bench/ceilings_bench.cu: the machine's ceilings, measured by the harness in every run:
 //   bench/copy_bandwidth     float4 grid-stride copy, bytes read + written     -> B_copy (with
 //   bench/memcpy_bandwidth   cudaMemcpyAsync device to device, read + written     the larger)
-//   bench/read_bandwidth     float4 read-only stream, 2 GiB, cold L2           -> B_read
-//   bench/l2_bandwidth       the same over 16 MiB, warm in L2                  -> B_L2
+//   bench/read_bandwidth     float4 read-only stream, 2 GiB, cold L2           -> B_read (with
+//   bench/read_bulk_bandwidth  the copy engine's bulk read of the same           the larger)
+//   bench/l2_bandwidth       the stream over 16 MiB, warm in L2                -> B_L2 (with
+//   bench/l2_shared_bandwidth  bulk reads of it, eight SMs on each chunk         the larger)
+//   bench/l2_bulk_bandwidth  the bulk read of it, one SM on each chunk (shown beside)
 //   bench/shared_bandwidth   conflict-free 16-byte shared loads, every SM      -> B_smem
 //   bench/dram_latency       one thread's pointer chase, 256 MiB               -> lambda_0
 //   bench/loaded_latency     N_SM q / B over a sweep of q (bytes in flight)    -> lambda
@@ -39,7 +42,7 @@
 
 namespace {
 
-#line 2255 "chapters/A-bench.md"
+#line 2258 "chapters/A-bench.md"
 // Blocks that fill every SM once: N_SM x (resident blocks of this kernel per SM).
 template <class Kernel>
 int blocks_filling_every_sm(Kernel kernel, int threads_per_block) {
@@ -52,9 +55,9 @@ int blocks_filling_every_sm(Kernel kernel, int threads_per_block) {
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, threads_per_block, 0));
   return sm_count * blocks_per_sm;
 }
-#line 2231 "chapters/A-bench.md"
+#line 2234 "chapters/A-bench.md"
 
-#line 2276 "chapters/A-bench.md"
+#line 2279 "chapters/A-bench.md"
 constexpr int kCopyThreads = 256;
 
 __global__ void copy_float4(const float4* __restrict__ source, float4* __restrict__ destination,
@@ -112,9 +115,9 @@ BENCHMARK_CAPTURE(bm_copy, warm, bench::Flush::no)
     ->Name("bench/copy_warm_l2")
     ->Arg(std::int64_t{1} << 24)
     ->Apply(bench::gpu_benchmark);
-#line 2233 "chapters/A-bench.md"
+#line 2236 "chapters/A-bench.md"
 
-#line 3600 "chapters/A-bench.md"
+#line 3620 "chapters/A-bench.md"
 void bm_memcpy(benchmark::State& state) {
   const auto bytes_per_buffer = static_cast<std::size_t>(state.range(0));
   try {
@@ -137,9 +140,9 @@ BENCHMARK(bm_memcpy)
     ->Name("bench/memcpy_bandwidth")
     ->Arg(std::int64_t{1} << 31)
     ->Apply(bench::gpu_benchmark);
-#line 2235 "chapters/A-bench.md"
+#line 2238 "chapters/A-bench.md"
 
-#line 3449 "chapters/A-bench.md"
+#line 3468 "chapters/A-bench.md"
 void bm_read(benchmark::State& state) {
   const auto bytes = static_cast<std::size_t>(state.range(0));
   try {
@@ -194,12 +197,13 @@ void bm_l2_read(benchmark::State& state) {
   }
 }
 
-// The bulk read over the same two buffers: Args({bytes, KiB per copy, copies in flight}); from
-// DRAM one pass after a flush, from L2 kL2Passes over a buffer left there.
+// The bulk read over the same two buffers: Args({bytes, KiB per copy, copies in flight, blocks
+// sharing each chunk}); from DRAM one pass after a flush, from L2 kL2Passes over a buffer left
+// there. Its bytes are those the SMs receive: passes x sharers x the buffer.
 void bulk_read(benchmark::State& state, bool in_l2) {
   const auto bytes = static_cast<std::size_t>(state.range(0));
   const bench::BulkShape shape{static_cast<int>(state.range(1)) * 1024,
-                               static_cast<int>(state.range(2))};
+                               static_cast<int>(state.range(2)), static_cast<int>(state.range(3))};
   try {
     const int blocks = bench::bulk_read_blocks(shape);
     if (blocks == 0) {
@@ -226,7 +230,8 @@ void bulk_read(benchmark::State& state, bool in_l2) {
                                   sums.data(), false, s);
         },
         in_l2 ? bench::Flush::no : bench::Flush::yes);
-    bench::set_traffic(state, static_cast<double>(passes) * static_cast<double>(buffer->bytes()));
+    bench::set_traffic(state, static_cast<double>(passes) * shape.sharers *
+                                  static_cast<double>(buffer->bytes()));
   } catch (const std::exception& error) {
     state.SkipWithError(error.what());
   }
@@ -243,24 +248,23 @@ BENCHMARK(bm_l2_read)
     ->Name("bench/l2_bandwidth")
     ->Arg(std::int64_t{1} << 24)
     ->Apply(bench::gpu_benchmark);
+// Two blocks of three 32 KiB copies on each SM: the fastest ring of the experiment
+// experiments/read-ceilings/ (2026-12-06), from DRAM and from L2 alike.
 BENCHMARK(bm_bulk_read)
     ->Name("bench/read_bulk_bandwidth")
-    ->Args({std::int64_t{1} << 31, 16, 8})
-    ->Args({std::int64_t{1} << 31, 32, 6})
-    ->Args({std::int64_t{1} << 31, 8, 12})
-    ->Args({std::int64_t{1} << 31, 16, 6})
+    ->Args({std::int64_t{1} << 31, 32, 3, 1})
     ->Apply(bench::gpu_benchmark);
 BENCHMARK(bm_bulk_l2_read)
     ->Name("bench/l2_bulk_bandwidth")
-    ->Args({std::int64_t{1} << 24, 16, 8})
-    ->Args({std::int64_t{1} << 24, 32, 6})
-    ->Args({std::int64_t{1} << 24, 8, 12})
-    ->Args({std::int64_t{1} << 24, 16, 6})
-    ->Args({std::int64_t{1} << 23, 16, 6})
+    ->Args({std::int64_t{1} << 24, 32, 3, 1})
     ->Apply(bench::gpu_benchmark);
-#line 2237 "chapters/A-bench.md"
+BENCHMARK(bm_bulk_l2_read)
+    ->Name("bench/l2_shared_bandwidth")
+    ->Args({std::int64_t{1} << 24, 32, 3, 8})
+    ->Apply(bench::gpu_benchmark);
+#line 2240 "chapters/A-bench.md"
 
-#line 3570 "chapters/A-bench.md"
+#line 3590 "chapters/A-bench.md"
 // B_smem: Arg rounds of four 16-byte shared loads per thread, every SM full.
 void bm_shared_read(benchmark::State& state) {
   const int rounds = static_cast<int>(state.range(0));
@@ -283,9 +287,9 @@ BENCHMARK(bm_shared_read)
     ->Name("bench/shared_bandwidth")
     ->Arg(1024)
     ->Apply(bench::gpu_benchmark);
-#line 2239 "chapters/A-bench.md"
+#line 2242 "chapters/A-bench.md"
 
-#line 3631 "chapters/A-bench.md"
+#line 3651 "chapters/A-bench.md"
 constexpr int kChaseSteps = 8192;
 constexpr double kLatencyMinSeconds = 0.01;
 
@@ -344,9 +348,9 @@ BENCHMARK(bm_loaded_latency)
     ->Apply(every_point_of_the_sweep)
     ->Apply(bench::fixed_count_benchmark)
     ->MinTime(kLatencyMinSeconds);
-#line 2241 "chapters/A-bench.md"
+#line 2244 "chapters/A-bench.md"
 
-#line 2353 "chapters/A-bench.md"
+#line 2356 "chapters/A-bench.md"
 constexpr int kFmaThreads = 256;
 constexpr int kFmaChains = 8;  // independent chains per thread: enough to hide the FMA latency
 
@@ -381,9 +385,9 @@ void bm_fp32_fma(benchmark::State& state) {
 }
 
 BENCHMARK(bm_fp32_fma)->Name("bench/fp32_fma_rate")->Arg(1 << 14)->Apply(bench::gpu_benchmark);
-#line 2243 "chapters/A-bench.md"
+#line 2246 "chapters/A-bench.md"
 
-#line 2399 "chapters/A-bench.md"
+#line 2402 "chapters/A-bench.md"
 struct GemmOperands {
   explicit GemmOperands(int n) : a(square(n)), b(square(n)), c(square(n)) {
     const std::uint64_t seed = 0x5EED;  // fixed: the ceiling is a property of the machine
@@ -450,9 +454,9 @@ BENCHMARK(bm_bf16_gemm_sustained)
     ->Name("bench/bf16_sustained_rate")
     ->Arg(8192)
     ->Apply(bench::gpu_benchmark);
-#line 2245 "chapters/A-bench.md"
+#line 2248 "chapters/A-bench.md"
 
-#line 2554 "chapters/A-bench.md"
+#line 2557 "chapters/A-bench.md"
 __global__ void empty_kernel() {}
 
 using host_clock = std::chrono::steady_clock;
@@ -508,6 +512,6 @@ BENCHMARK(bm_launch_throughput)
     ->Arg(1000)
     ->Apply(bench::fixed_count_benchmark)
     ->MinTime(bench::kMinSecondsPerRepetition / 1000);
-#line 2247 "chapters/A-bench.md"
+#line 2250 "chapters/A-bench.md"
 
 }  // namespace

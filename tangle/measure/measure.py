@@ -666,8 +666,10 @@ def sources_sha256(root, paths):
 CEILINGS = {
     'copy_kernel_bandwidth': ('bench/copy_bandwidth', 'bandwidth'),
     'memcpy_bandwidth': ('bench/memcpy_bandwidth', 'bandwidth'),
-    'read_bandwidth': ('bench/read_bandwidth', 'bandwidth'),
-    'l2_bandwidth': ('bench/l2_bandwidth', 'bandwidth'),
+    'read_stream_bandwidth': ('bench/read_bandwidth', 'bandwidth'),
+    'read_bulk_bandwidth': ('bench/read_bulk_bandwidth', 'bandwidth'),
+    'l2_stream_bandwidth': ('bench/l2_bandwidth', 'bandwidth'),
+    'l2_shared_bandwidth': ('bench/l2_shared_bandwidth', 'bandwidth'),
     'shared_bandwidth': ('bench/shared_bandwidth', 'bandwidth'),
     'dram_latency': ('bench/dram_latency', 'latency'),
     'fp32_fma_rate': ('bench/fp32_fma_rate', 'flop_rate'),
@@ -686,10 +688,14 @@ CEILINGS = {
     'exp2_sm_cycle_flops': ('bench/exp2_rate', 'sm_cycle_flops'),
 }
 
-# Ceilings that are the best of others: B_copy is the faster of the copy kernel and the driver's
-# copy, by median; machine.json records which one in the ceiling's "from".
+# Ceilings that are the best of others, by median; machine.json records which one in the
+# ceiling's "from". B_copy: the copy kernel or the driver's copy. B_read: the float4 stream or the
+# bulk copy engine, over 2 GiB from a cold L2. B_L2: the stream over 16 MiB left in L2, or the
+# bulk read whose chunks eight SMs ask for at once (the L2 answers them together: appendix A).
 BEST_OF = {
     'copy_bandwidth': ('copy_kernel_bandwidth', 'memcpy_bandwidth'),
+    'read_bandwidth': ('read_stream_bandwidth', 'read_bulk_bandwidth'),
+    'l2_bandwidth': ('l2_stream_bandwidth', 'l2_shared_bandwidth'),
 }
 
 # lambda, the loaded DRAM latency: the median of the `latency` medians of the loaded sweep's points

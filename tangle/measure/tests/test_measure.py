@@ -365,7 +365,9 @@ class ContextAndCeilings(unittest.TestCase):
             'bench/memcpy_bandwidth@2147483648': {'bandwidth': dict(stat, median=memcpy)},
             'bench/copy_cold_l2@16777216': {'bandwidth': stat},
             'bench/read_bandwidth@2147483648': {'bandwidth': dict(stat, median=4.5e12)},
-            'bench/l2_bandwidth@16777216': {'bandwidth': stat},
+            'bench/read_bulk_bandwidth@2147483648x32x3x1': {'bandwidth': dict(stat, median=4.4e12)},
+            'bench/l2_bandwidth@16777216': {'bandwidth': dict(stat, median=8e12)},
+            'bench/l2_shared_bandwidth@16777216x32x3x8': {'bandwidth': dict(stat, median=9e12)},
             'bench/shared_bandwidth@1024': {'bandwidth': stat},
             'bench/dram_latency@268435456': {'latency': dict(stat, median=6e-7)},
             'bench/dram_latency_wide@4294967296': {'latency': dict(stat, median=9e-7)},
@@ -394,6 +396,14 @@ class ContextAndCeilings(unittest.TestCase):
         del results['bench/launch_latency@1']
         with self.assertRaisesRegex(measure.MeasureError, 'b.json: expected one result for bench/launch_latency'):
             measure.ceilings_from(results, 'b.json')
+
+    def test_read_and_l2_bandwidth_are_the_faster_reader_and_say_which(self):
+        ceilings = measure.ceilings_from(self.appendix_a_results(), 'b.json')
+        self.assertEqual(ceilings['read_bandwidth']['median'], 4.5e12)
+        self.assertEqual(ceilings['read_bandwidth']['from'], 'read_stream_bandwidth')
+        self.assertEqual(ceilings['read_bulk_bandwidth']['median'], 4.4e12)
+        self.assertEqual(ceilings['l2_bandwidth']['median'], 9e12)
+        self.assertEqual(ceilings['l2_bandwidth']['from'], 'l2_shared_bandwidth')
 
     def test_copy_bandwidth_is_the_faster_copy_and_says_which(self):
         ceilings = measure.ceilings_from(self.appendix_a_results(copy=4e12, memcpy=4.2e12), 'b.json')
@@ -524,6 +534,8 @@ class EndToEnd(unittest.TestCase):
         build.mkdir()
         names = ['bench/copy_bandwidth/2147483648', 'bench/memcpy_bandwidth/2147483648',
                  'bench/read_bandwidth/2147483648', 'bench/l2_bandwidth/16777216',
+                 'bench/read_bulk_bandwidth/2147483648/32/3/1',
+                 'bench/l2_shared_bandwidth/16777216/32/3/8',
                  'bench/shared_bandwidth/1024', 'bench/dram_latency/268435456',
                  'bench/loaded_latency/1024', 'bench/loaded_latency/65536',
                  'bench/fp32_fma_rate/16384', 'bench/bf16_tensor_rate/8192',
