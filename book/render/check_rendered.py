@@ -55,7 +55,8 @@ Errors (exit 1), each naming the page:
   - (unless --no-browser) a page frozen by the search index: over Chromium's DevTools protocol, in
     real time and with its CPU throttle off (1x, not the 4x phone stand-in), index.html's search
     box is focused and a query typed; the longest main-thread task (PerformanceObserver
-    'longtask') until the answer, best of LOAD_TRIES loads, must be under LONG_TASK_MAX (100) ms;
+    'longtask') until the answer, best of LOAD_TRIES loads (the first under it ends them), must be
+    under LONG_TASK_MAX (100) ms;
   - (unless --no-browser) code that scrolls on a desktop: laid out 1280 px wide, every code block
     whose lines are at most 100 columns (the book's limit) must show them whole (folded blocks
     opened first);
@@ -1222,8 +1223,9 @@ def write_load_page(work, target):
 def check_load(browser, root, errors):
     """The longest main-thread task from the search box's first focus until the first answer, in
     real time with Chromium's CPU throttle off (1x), best of LOAD_TRIES loads: under
-    LONG_TASK_MAX ms (book.js builds the index a slice at a time). Returns (longest, answered,
-    every try's longest) or None."""
+    LONG_TASK_MAX ms (book.js builds the index a slice at a time). A load under it decides the
+    best, so the tries stop there (each is a Chromium start, run alone after the other checks).
+    Returns (longest, answered, every try's longest) or None."""
     with tempfile.TemporaryDirectory() as work:
         page = write_load_page(work, os.path.join(root, LOAD_PAGE))
         tries = []
@@ -1238,6 +1240,8 @@ def check_load(browser, root, errors):
                 errors.append('%s: the load-freeze check: %s' % (LOAD_PAGE, found['error']))
                 return None
             tries.append((max(found['tasks'] or [0]), found['answered']))
+            if tries[-1][0] < LONG_TASK_MAX:
+                break
     best = min(tries)
     if best[0] >= LONG_TASK_MAX:
         errors.append('%s: loading the search froze the page for %d ms (its longest task, best of %d loads at 1x '
@@ -1621,9 +1625,10 @@ def main(argv):
             load = check_load(browser, root, errors)
             if load:
                 print('check-rendered: loading the search (first focus, "%s" typed) on %s: the longest main-thread '
-                      'task %d ms (best of %d loads: %s ms; real time, Chromium\'s CPU throttle off, not the 4x '
-                      'phone stand-in), answered after %d ms' % (LOAD_QUERY, LOAD_PAGE, load[0], LOAD_TRIES,
-                                                                 ', '.join(map(str, load[2])), load[1]))
+                      'task %d ms (best of %d load(s), at most %d: %s ms; real time, Chromium\'s CPU throttle off, '
+                      'not the 4x phone stand-in), answered after %d ms'
+                      % (LOAD_QUERY, LOAD_PAGE, load[0], len(load[2]), LOAD_TRIES, ', '.join(map(str, load[2])),
+                         load[1]))
             share = search_share(root, errors, warnings)
             if share:
                 print('check-rendered: search: %d of %d learner queries (tests/render/search-queries.tsv) find their '
