@@ -27,8 +27,8 @@ Errors (exit 1), each naming the page:
     not hide its overflow (overflow-x hidden or clip on html or body) to get there, and a
     chapter's title must start on the first screen (the contents fold away above it), and its
     first section (h2) within SECTION_SCREENS (2) screens of the top (a warning in a book woven
-    beside the reference, whose box holds two GPUs); the
-    search field, focused, must open at least SEARCH_MIN px wide and stay on the screen; every SVG
+    beside the reference, whose box holds two GPUs); every page but print.html must show its search
+    field, and the search field, focused, must open at least SEARCH_MIN px wide and stay on the screen; every SVG
     figure's smallest text, as the 390 px screen shows it, must be at least FIGURE_TEXT_MIN (9) px
     (its glyphs' size in the SVG scaled by the width shown over the SVG's width). Every page is
     laid out again on a 320 x 568 px screen, which it must fit too;
@@ -930,6 +930,9 @@ def check_phone(browser, root, pages, chapters, errors, screen=PHONE, warnings=N
             errors.append('%s: hides what is wider than the screen (%s) instead of fitting a phone'
                           % (name, ', '.join(m['hidden'])))
         field = m.get('search')
+        if name != 'print.html' and not (field and field['width'] >= 1):
+            errors.append('%s: no search field on a %d px phone screen (book/template.html, the bar: every page but '
+                          'print.html has one)' % (name, width))
         if screen == PHONE and field and (field['width'] < SEARCH_MIN or field['left'] < 0 or field['right'] > width):
             errors.append('%s: on a %d px phone screen the focused search field is %d px wide (from %d to %d px), '
                           'under %d px or off the screen: typed text would not show (book/style.css, the '
