@@ -77,7 +77,7 @@ void launch_peer_cublaslt_bias_gelu(int M, int N, int K, const __nv_bfloat16* A,
 std::optional<std::string> unsupported_reason();
 
 }  // namespace hopper
-#line 2943 "chapters/3.2b-hopper.md"
+#line 2947 "chapters/3.2b-hopper.md"
 
 namespace hopper {
 

@@ -171,7 +171,7 @@ __device__ __forceinline__ void stage_half(const float (&d)[128], uint8_t* stagi
 }
 
 }  // namespace hopper
-#line 1183 "chapters/3.2b-hopper.md"
+#line 1187 "chapters/3.2b-hopper.md"
 
 namespace hopper {
 
@@ -270,7 +270,7 @@ __device__ __forceinline__ void consume_tile(const R& ring, int& it, int k_tiles
 }
 
 }  // namespace hopper
-#line 2680 "chapters/3.2b-hopper.md"
+#line 2684 "chapters/3.2b-hopper.md"
 
 namespace hopper {
 

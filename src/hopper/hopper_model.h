@@ -66,7 +66,7 @@ constexpr double tile_flops_per_l2_byte(Tile t) {
 }
 
 }  // namespace hopper::model
-#line 2960 "chapters/3.2b-hopper.md"
+#line 2964 "chapters/3.2b-hopper.md"
 
 #include <algorithm>
 #include <vector>

@@ -52,7 +52,7 @@ TEST(HopperModel, ComputeTimeAt4096) {
 
 }  // namespace
 }  // namespace hopper::model
-#line 3019 "chapters/3.2b-hopper.md"
+#line 3023 "chapters/3.2b-hopper.md"
 
 namespace hopper::model {
 namespace {

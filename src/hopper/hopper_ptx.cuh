@@ -270,7 +270,7 @@ __device__ __forceinline__ void claim_registers() {
 }
 
 }  // namespace hopper::ptx
-#line 2632 "chapters/3.2b-hopper.md"
+#line 2636 "chapters/3.2b-hopper.md"
 
 namespace hopper::ptx {
 

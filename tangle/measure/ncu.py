@@ -158,6 +158,34 @@ def feeds(metric):
     return names
 
 
+# The quantities every profiled key keeps, read by the weaver itself rather than named in a
+# chapter: the roofline's placements (tangle/weaver/rooflines.cpp) and whether a key was profiled
+# (profiled_kernels, from the duration).
+ALWAYS_RECORDED = frozenset({'dram_bytes', 'l2_bytes', 'l1_bytes', 'fp32_flops', 'tensor_flops',
+                             'shared_wavefronts', 'kernel_time', 'profiled_kernels'})
+
+
+def quantities_read(root, family):
+    """The record quantities the book names after a result key of `family` ('matmul' for
+    matmul/v1_naive@...): in spans, claims, variants and front matter of every chapter, since one
+    chapter may read another's counters."""
+    reference = re.compile(re.escape(family) + r'/[A-Za-z0-9_]+(?:@[^\s:\]]+)?\s*:\s*([A-Za-z_][A-Za-z0-9_]*)')
+    names = set()
+    for chapter in sorted((Path(root) / 'chapters').glob('*.md')):
+        try:
+            names.update(reference.findall(chapter.read_text(encoding='utf-8')))
+        except OSError as error:
+            raise NcuError(f'{chapter}: cannot read it to find the counters it names: {error.strerror}')
+    return names
+
+
+def metrics_for(metrics, quantities):
+    """The metrics of the set that feed the quantities asked for or ALWAYS_RECORDED, in the set's
+    order: every other metric would cost replay passes for a value no page shows."""
+    wanted = set(quantities) | ALWAYS_RECORDED
+    return [m for m in metrics if m == DURATION or wanted & set(feeds(m))]
+
+
 # ---------------------------------------------------------------------------------------------
 # Finding and running ncu
 
@@ -494,9 +522,14 @@ def profile_chapter(root, binary, keys, results, where):
         print('measure: no ncu found: timings only', flush=True)
         return None
     metrics_file = Path(root) / METRICS_FILE
-    metrics = read_metric_file(metrics_file)
+    whole = read_metric_file(metrics_file)
+    families = sorted({key.split('/')[0] for key in keys})
+    metrics = metrics_for(whole, set().union(*(quantities_read(root, f) for f in families)))
+    asked = list(metrics)
     started = time.monotonic()
-    print(f'measure: ncu, one process for {len(keys)} result(s)', flush=True)
+    print(f'measure: ncu, one process for {len(keys)} result(s), {len(metrics)} of the '
+          f'{len(whole)} metrics (those feeding what the book reads of {", ".join(families)})',
+          flush=True)
     with tempfile.TemporaryDirectory(prefix='ncu-') as scratch:
         benchmark_out = Path(scratch) / 'profiled.json'
         source = f'ncu output for {binary}'
@@ -551,7 +584,7 @@ def profile_chapter(root, binary, keys, results, where):
         results[key].update(counters)
     print(f'measure: ncu took {time.monotonic() - started:.1f} s for {len(keys)} result(s)', flush=True)
     profiler = {'tool': 'ncu', 'version': ncu_version(ncu), 'clock_control': 'none',
-                'metrics_file': METRICS_FILE}
+                'metrics_file': METRICS_FILE, 'metrics': asked}
     if refused:
         profiler['metrics_refused'] = refused
     return profiler
