@@ -131,7 +131,7 @@ constexpr double flash_time(const Problem& p, const Ceilings& c, int block_m, in
 constexpr double qk_intensity(long long d) { return double(d) / 2.0; }
 #line 164 "chapters/4.3-attention.md"
 
-#line 1926 "chapters/4.3-attention.md"
+#line 1934 "chapters/4.3-attention.md"
 // Shared-memory wavefronts per mma of one warp over one tile of block_n keys, from its ldmatrix.x4
 // (4 wavefronts each): a K fragment is 16 keys x 16 of d and a V fragment the same, and each feeds
 // 2 m_tiles mma (two 8-wide halves for each 16-row tile); with Q reloaded, one Q fragment per
