@@ -27,8 +27,8 @@ Errors (exit 1), each naming the page:
     not hide its overflow (overflow-x hidden or clip on html or body) to get there, and a
     chapter's title must start on the first screen (the contents fold away above it), and its
     first section (h2) within SECTION_SCREENS (2) screens of the top (a warning in a book woven
-    beside the reference, whose box holds two GPUs); the
-    search field, focused, must open at least SEARCH_MIN px wide and stay on the screen; every SVG
+    beside the reference, whose box holds two GPUs); every page but print.html must show its search
+    field, and the search field, focused, must open at least SEARCH_MIN px wide and stay on the screen; every SVG
     figure's smallest text, as the 390 px screen shows it, must be at least FIGURE_TEXT_MIN (9) px
     (its glyphs' size in the SVG scaled by the width shown over the SVG's width). Every page is
     laid out again on a 320 x 568 px screen, which it must fit too;
@@ -55,7 +55,8 @@ Errors (exit 1), each naming the page:
   - (unless --no-browser) a page frozen by the search index: over Chromium's DevTools protocol, in
     real time and with its CPU throttle off (1x, not the 4x phone stand-in), index.html's search
     box is focused and a query typed; the longest main-thread task (PerformanceObserver
-    'longtask') until the answer, best of LOAD_TRIES loads, must be under LONG_TASK_MAX (100) ms;
+    'longtask') until the answer, best of LOAD_TRIES loads (the first under it ends them), must be
+    under LONG_TASK_MAX (100) ms;
   - (unless --no-browser) code that scrolls on a desktop: laid out 1280 px wide, every code block
     whose lines are at most 100 columns (the book's limit) must show them whole (folded blocks
     opened first);
@@ -929,6 +930,9 @@ def check_phone(browser, root, pages, chapters, errors, screen=PHONE, warnings=N
             errors.append('%s: hides what is wider than the screen (%s) instead of fitting a phone'
                           % (name, ', '.join(m['hidden'])))
         field = m.get('search')
+        if name != 'print.html' and not (field and field['width'] >= 1):
+            errors.append('%s: no search field on a %d px phone screen (book/template.html, the bar: every page but '
+                          'print.html has one)' % (name, width))
         if screen == PHONE and field and (field['width'] < SEARCH_MIN or field['left'] < 0 or field['right'] > width):
             errors.append('%s: on a %d px phone screen the focused search field is %d px wide (from %d to %d px), '
                           'under %d px or off the screen: typed text would not show (book/style.css, the '
@@ -1222,8 +1226,9 @@ def write_load_page(work, target):
 def check_load(browser, root, errors):
     """The longest main-thread task from the search box's first focus until the first answer, in
     real time with Chromium's CPU throttle off (1x), best of LOAD_TRIES loads: under
-    LONG_TASK_MAX ms (book.js builds the index a slice at a time). Returns (longest, answered,
-    every try's longest) or None."""
+    LONG_TASK_MAX ms (book.js builds the index a slice at a time). A load under it decides the
+    best, so the tries stop there (each is a Chromium start, run alone after the other checks).
+    Returns (longest, answered, every try's longest) or None."""
     with tempfile.TemporaryDirectory() as work:
         page = write_load_page(work, os.path.join(root, LOAD_PAGE))
         tries = []
@@ -1238,6 +1243,8 @@ def check_load(browser, root, errors):
                 errors.append('%s: the load-freeze check: %s' % (LOAD_PAGE, found['error']))
                 return None
             tries.append((max(found['tasks'] or [0]), found['answered']))
+            if tries[-1][0] < LONG_TASK_MAX:
+                break
     best = min(tries)
     if best[0] >= LONG_TASK_MAX:
         errors.append('%s: loading the search froze the page for %d ms (its longest task, best of %d loads at 1x '
@@ -1621,9 +1628,10 @@ def main(argv):
             load = check_load(browser, root, errors)
             if load:
                 print('check-rendered: loading the search (first focus, "%s" typed) on %s: the longest main-thread '
-                      'task %d ms (best of %d loads: %s ms; real time, Chromium\'s CPU throttle off, not the 4x '
-                      'phone stand-in), answered after %d ms' % (LOAD_QUERY, LOAD_PAGE, load[0], LOAD_TRIES,
-                                                                 ', '.join(map(str, load[2])), load[1]))
+                      'task %d ms (best of %d load(s), at most %d: %s ms; real time, Chromium\'s CPU throttle off, '
+                      'not the 4x phone stand-in), answered after %d ms'
+                      % (LOAD_QUERY, LOAD_PAGE, load[0], len(load[2]), LOAD_TRIES, ', '.join(map(str, load[2])),
+                         load[1]))
             share = search_share(root, errors, warnings)
             if share:
                 print('check-rendered: search: %d of %d learner queries (tests/render/search-queries.tsv) find their '
