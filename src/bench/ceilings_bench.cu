@@ -117,7 +117,7 @@ BENCHMARK_CAPTURE(bm_copy, warm, bench::Flush::no)
     ->Apply(bench::gpu_benchmark);
 #line 2230 "chapters/A-bench.md"
 
-#line 3637 "chapters/A-bench.md"
+#line 3635 "chapters/A-bench.md"
 void bm_memcpy(benchmark::State& state) {
   const auto bytes_per_buffer = static_cast<std::size_t>(state.range(0));
   try {
@@ -142,7 +142,7 @@ BENCHMARK(bm_memcpy)
     ->Apply(bench::gpu_benchmark);
 #line 2232 "chapters/A-bench.md"
 
-#line 3481 "chapters/A-bench.md"
+#line 3479 "chapters/A-bench.md"
 void bm_read(benchmark::State& state) {
   const auto bytes = static_cast<std::size_t>(state.range(0));
   try {
@@ -268,7 +268,7 @@ BENCHMARK(bm_bulk_l2_read)
     ->Apply(bench::gpu_benchmark);
 #line 2234 "chapters/A-bench.md"
 
-#line 3607 "chapters/A-bench.md"
+#line 3605 "chapters/A-bench.md"
 // B_smem: Arg rounds of four 16-byte shared loads per thread, every SM full.
 void bm_shared_read(benchmark::State& state) {
   const int rounds = static_cast<int>(state.range(0));
@@ -293,7 +293,7 @@ BENCHMARK(bm_shared_read)
     ->Apply(bench::gpu_benchmark);
 #line 2236 "chapters/A-bench.md"
 
-#line 3668 "chapters/A-bench.md"
+#line 3666 "chapters/A-bench.md"
 constexpr int kChaseSteps = 8192;
 constexpr double kLatencyMinSeconds = 0.01;
 
