@@ -17,7 +17,7 @@ import time
 
 SKIP = 77
 MIN_SAMPLES = 10       # bench::kBurstRule
-MIN_GPU_SECONDS = 0.005
+MIN_GPU_SECONDS = 0.002
 TARGET_NOISE = 0.005
 MAX_SECONDS = 1.0
 BURST = 5              # bench::kBurstIterations
