@@ -25,9 +25,9 @@
   var WORD = /[\p{L}\p{N}_]+/gu;
 
   var STOP = {};
-  ('a an and are as at be been between but by can do does for from has have how i if in into is it its of on ' +
-   'or per so than that the their them then there these they this those to was we what when where which ' +
-   'while who why will with you your')
+  ('a am an and are as at be been between but by can could did do does for from has have how i if in into is ' +
+   'it its me my of on or our per should so than that the their them then there these they this those to us ' +
+   'was we were what when where which while who why will with would you your')
     .split(' ').forEach(function (w) { STOP[w] = true; });
 
   // A query's word, and what else it may be written as in the book (each side of a pair finds the
@@ -399,7 +399,24 @@
     return sections.stems;
   }
 
+  // The query with each word of letters the index does not hold, where two neighbouring letters
+  // swapped make one it holds, so written (occupnacy: occupancy; conflcits: conflicts): the commonest
+  // typo, two edits for the engine's fuzzy match, which allows one.
+  function corrected(engine, query) {
+    var held = function (w) { var t = queryTerm(w); return !t || (engine._index && engine._index.has(t)); };
+    return tokenize(query).map(function (w) {
+      if (w.length < 4 || STOP[w] || !/^[a-z]+$/.test(w) || held(w)) return w;
+      for (var i = 0; i + 1 < w.length; i++) {
+        // a word whose stem is as long as the typed one's (shaered's stem sha is not sheared's)
+        var swapped = w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2), t = queryTerm(swapped);
+        if (swapped !== w && t.length >= queryTerm(w).length && held(swapped)) return swapped;
+      }
+      return w;
+    }).join(' ');
+  }
+
   function search(engine, sections, query, limit) {
+    query = corrected(engine, query);
     var parts = queryParts(query);
     if (!parts.length) return [];
     // each way a part may be written asked alone: a section's score for a part is its best way's (a
