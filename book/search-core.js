@@ -49,7 +49,9 @@
     ['privatization', 'per block'], ['privatisation', 'per block'], ['sass', 'machine code'],
     ['matrix multiplication', 'matmul'], ['matrix multiply', 'matrix multiplication'],
     ['variance', 'spread'], ['variability', 'spread'], ['noise', 'spread'],
-    ['comparison', 'against'], ['compared', 'against'], ['vs', 'against'], ['versus', 'against']
+    ['comparison', 'against'], ['compared', 'against'], ['vs', 'against'], ['versus', 'against'],
+    ['unaligned', 'misaligned'], ['aos', 'array of structures'], ['soa', 'structure of arrays'],
+    ['simt', 'warp'], ['1d', 'one dimensional'], ['2d', 'two dimensional']
   ];
   var SYNONYM = {};
   SYNONYMS.forEach(function (group) {
@@ -76,6 +78,12 @@
     'able', 'ibles', 'ible', 'ically', 'ical', 'ally', 'als', 'al', 'ers', 'er', 'ives', 'ive', 'ies',
     'ied', 'ed', 'ly', 'es', 's'];
   var INFLECTIONS = { ings: 1, ing: 1, ers: 1, er: 1, ed: 1, es: 1, s: 1 };
+  var AGENT = { er: 1, ers: 1 };
+  // Porter's measure: the number of vowel-consonant sequences (tim 1, count 1, regist 2)
+  function measure(w) {
+    var m = w.replace(/[^aeiouy]+/g, 'C').replace(/[aeiouy]+/g, 'V').replace(/^C/, '').match(/VC/g);
+    return m ? m.length : 0;
+  }
   function stem(word) {
     if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
     var cut = false;
@@ -86,6 +94,7 @@
       for (var i = 0; i < SUFFIXES.length; i++) {
         var s = SUFFIXES[i];
         if (word.length - s.length >= (INFLECTIONS[s] ? 3 : 4) && word.slice(-s.length) === s &&
+            (!TUNE.erMeasure || !AGENT[s] || measure(word.slice(0, -s.length)) > 1) &&
             // a final s that is no plural: access, class, status, analysis
             !(s === 's' && /[su]s$|is$/.test(word))) {
           word = word.slice(0, -s.length);
@@ -134,11 +143,11 @@
   // page), and the chapter's title (l). A heading and a first paragraph say what a section is
   // about; code names what it does, and the apparatus repeats the chapter's names in every test:
   // their weights, in FIELD_BOOST, put the prose far above them.
-  var FIELD_BOOST = { h: 4, d: 3, f: 2, t: 0.7, x: 0.7, c: 0.2, a: 0.05, l: 1 };
+  var FIELD_BOOST = { h: 4, d: 3, f: 2, t: 0.7, x: 0.7, c: 0.2, a: 0.05, l: 1, r: 1 };
 
   function options(sections) {
     return {
-      fields: ['h', 'd', 'f', 't', 'x', 'c', 'a', 'l'],
+      fields: ['h', 'd', 'f', 't', 'x', 'c', 'a', 'l', 'r'],
       tokenize: tokenize,
       processTerm: indexTerm,
       searchOptions: {
@@ -261,7 +270,7 @@
     var defined = firstDefinitions(sections);
     return sections.map(function (s, i) {
       return { id: i, h: s.h, d: defined[i], f: s.f || '', t: s.t || '', x: s.x || '', c: codeWords(s, false),
-               a: codeWords(s, true), l: s.c };
+               a: codeWords(s, true), l: s.c, r: s.r || '' };
     });
   }
 
@@ -359,10 +368,13 @@
   // for the typed words side by side (a phrase) in the heading and in the prose, how many of the
   // best rows are looked at for phrases (each costs its prose's stems, once), the heading's and the
   // first definitions' weight (head, defined), and a page's weight (PAGE_BOOST).
-  var TUNE = { shareExp: 2, idf: true, phraseHead: 1, phraseText: 0.5, rerank: 10, head: 4, defined: 1 };
+  var TUNE = { shareExp: 2, idf: true, phraseHead: 1, phraseText: 0.5, rerank: 10, head: 4, defined: 1, window: 1, ordered: true, bm25f: false, k1: 4, b: 0.4, erMeasure: true };
   // the GPUs page (tables under the chapters' own titles) and appendix B (a row a symbol, each
   // pointing to the chapter that uses it) rank below the chapters' own sections
   var PAGE_BOOST = { 'gpus.html': 0.3, 'B-symbols.html': 0.5 };
+  // a chapter's exercises and their answers restate its words to ask about them: a section that
+  // teaches a term ranks above the question and the answer that use it
+  var SECTION_BOOST = { exercises: 1, answers: 1 };
 
   // The query's words (stop words out) as stems, in order; a text's words likewise.
   function stems(text) {
@@ -376,11 +388,21 @@
   // between them skipped): "online softmax", "misaligned access" as written, not apart.
   function phrase(words, ws) {
     if (words.length < 2 || !ws.length) return 0;
-    var found = 0;
+    var W = TUNE.window, found = 0;
+    var at = words.map(function (q) {
+      var out = [];
+      ws.forEach(function (x, i) { if (same(x, q)) out.push(i); });
+      return out;
+    });
     for (var j = 0; j + 1 < words.length; j++) {
-      for (var i = 0; i + 1 < ws.length; i++) {
-        if (same(ws[i], words[j]) && same(ws[i + 1], words[j + 1])) { found++; break; }
-      }
+      var best = 0;
+      at[j].forEach(function (i) {
+        at[j + 1].forEach(function (k) {
+          var d = TUNE.ordered ? k - i : Math.abs(k - i);
+          if (d >= 1 && d <= W) best = Math.max(best, (W + 1 - d) / W);
+        });
+      });
+      found += best;
     }
     return found / (words.length - 1);
   }
@@ -415,32 +437,120 @@
     }).join(' ');
   }
 
+  // BM25F (Robertson and Zaragoza): a word's occurrences in a section's fields, each field's
+  // count weighed by FIELD_BOOST and normalised by the field's length against its mean, are summed
+  // before they saturate (k1), so that a word found in the heading, the prose and the code of one
+  // section is one strong match, not three added; its rarity is over sections, not over a field.
+  // A word the index does not hold is completed (a prefix) or corrected (one edit) as
+  // expansions() allows, each form at MiniSearch's weights. words: the words of one way of a part,
+  // all required; a section's score is their mean. Returns [{id, score, terms, match}].
+  function fielded(engine) {
+    var index = engine._index, ids = engine._fieldIds, N = engine._documentCount;
+    var fields = Object.keys(FIELD_BOOST).filter(function (f) { return ids[f] !== undefined; });
+    var ask = expansions(engine);
+    function forms(t) {
+      var out = {};
+      if (index.has(t)) { out[t] = 1; return out; }
+      if (ask.prefix(t)) {
+        for (var it = index.atPrefix(t).keys(), e = it.next(); !e.done; e = it.next()) {
+          var d = e.value.length - t.length;
+          if (d > 0) out[e.value] = 0.1 * e.value.length / (e.value.length + 0.3 * d);
+        }
+      }
+      var fuzzy = ask.fuzzy(t);
+      if (fuzzy) {
+        index.fuzzyGet(t, fuzzy).forEach(function (v, term) {
+          if (v[1] > 0 && out[term] === undefined) out[term] = 0.1 * term.length / (term.length + v[1]);
+        });
+      }
+      return out;
+    }
+    // one form's score in each section that holds it: {doc: [score, fields]}
+    function scores(term) {
+      var data = index.get(term), acc = {}, where = {};
+      if (!data) return {};
+      fields.forEach(function (f) {
+        var docs = data.get(ids[f]);
+        if (!docs) return;
+        var avg = engine._avgFieldLength[ids[f]] || 1;
+        docs.forEach(function (tf, doc) {
+          var len = (engine._fieldLength.get(doc) || [])[ids[f]] || 0;
+          acc[doc] = (acc[doc] || 0) + FIELD_BOOST[f] * tf / (1 - TUNE.b + TUNE.b * len / avg);
+          (where[doc] = where[doc] || []).push(f);
+        });
+      });
+      var n = Object.keys(acc).length, idf = Math.log(1 + (N - n + 0.5) / (n + 0.5)), out = {};
+      Object.keys(acc).forEach(function (doc) {
+        out[doc] = [idf * acc[doc] * (TUNE.k1 + 1) / (acc[doc] + TUNE.k1), where[doc]];
+      });
+      return out;
+    }
+    return function (words) {
+      var terms = words.map(queryTerm).filter(Boolean), docs = null;
+      var per = terms.map(function (t) {
+        var best = {}, ways = forms(t);
+        Object.keys(ways).forEach(function (form) {
+          var s = scores(form);
+          Object.keys(s).forEach(function (doc) {
+            var b = best[doc] || (best[doc] = { score: 0, match: {} });
+            b.score = Math.max(b.score, ways[form] * s[doc][0]);
+            b.match[form] = s[doc][1];
+          });
+        });
+        return best;
+      });
+      if (!per.length) return [];
+      return Object.keys(per[0]).filter(function (doc) {
+        return per.every(function (p) { return p[doc]; });
+      }).map(function (doc) {
+        var match = {};
+        per.forEach(function (p) { Object.keys(p[doc].match).forEach(function (m) { match[m] = p[doc].match[m]; }); });
+        return { id: engine._documentIds.get(+doc), terms: Object.keys(match), match: match,
+                 score: per.reduce(function (a, p) { return a + p[doc].score; }, 0) / per.length };
+      });
+    };
+  }
+
   function search(engine, sections, query, limit) {
     query = corrected(engine, query);
     var parts = queryParts(query);
     if (!parts.length) return [];
     // each way a part may be written asked alone: a section's score for a part is its best way's (a
     // section holding "occupancy" and "resident warps" counts the part once), its score the sum
-    var ask = expansions(engine), found = {};
-    parts.forEach(function (p, i) {
-      p.tree.queries.forEach(function (alt) {
-        engine.search(alt, ask).forEach(function (hit) {
-          var d = found[hit.id];
-          if (!d) {
-            d = found[hit.id] = { id: hit.id, parts: parts.map(function () { return 0; }), terms: [], match: {} };
-          }
-          // the words' mean score (a way of several words, "shared memory", counts as one word)
-          d.parts[i] = Math.max(d.parts[i], hit.score / Math.max(1, hit.queryTerms.length) /
-                                            Math.max(1, alt.queries.length));
-          hit.terms.forEach(function (t) { if (d.terms.indexOf(t) < 0) d.terms.push(t); });
-          Object.keys(hit.match).forEach(function (t) {
-            d.match[t] = (d.match[t] || []).concat(hit.match[t].filter(function (f) {
-              return (d.match[t] || []).indexOf(f) < 0;
-            }));
+    var found = {};
+    var merge = function (i, id, score, terms, match) {
+      var d = found[id];
+      if (!d) d = found[id] = { id: id, parts: parts.map(function () { return 0; }), terms: [], match: {} };
+      d.parts[i] = Math.max(d.parts[i], score);
+      terms.forEach(function (t) { if (d.terms.indexOf(t) < 0) d.terms.push(t); });
+      Object.keys(match).forEach(function (t) {
+        d.match[t] = (d.match[t] || []).concat(match[t].filter(function (f) {
+          return (d.match[t] || []).indexOf(f) < 0;
+        }));
+      });
+    };
+    if (TUNE.bm25f) {
+      var scorer = fielded(engine);
+      parts.forEach(function (p, i) {
+        p.tree.queries.forEach(function (alt) {
+          var weight = alt.boostTerm ? SYNONYM_WEIGHT : 1;
+          scorer(alt.queries).forEach(function (hit) {
+            merge(i, hit.id, weight * hit.score, hit.terms, hit.match);
           });
         });
       });
+    } else {
+    var ask = expansions(engine);
+    parts.forEach(function (p, i) {
+      p.tree.queries.forEach(function (alt) {
+        engine.search(alt, ask).forEach(function (hit) {
+          // the words' mean score (a way of several words, "shared memory", counts as one word)
+          merge(i, hit.id, hit.score / Math.max(1, hit.queryTerms.length) / Math.max(1, alt.queries.length),
+                hit.terms, hit.match);
+        });
+      });
     });
+    }
     var hits = Object.keys(found).map(function (id) { return found[id]; });
     // a part's weight is its rarity, ln(1 + N / the sections holding it): a section missing a
     // common word typed ("access") loses less than one missing a rare one
@@ -463,7 +573,8 @@
       var about = 1 + TUNE.head * covers(known.head[hit.id]) + TUNE.defined * covers(known.defined[hit.id]);
       var share = weights.reduce(function (a, w, i) { return a + (hit.parts[i] > 0 ? w : 0); }, 0) / total;
       var sum = hit.parts.reduce(function (a, b) { return a + b; }, 0);
-      return { hit: hit, score: sum * Math.pow(share, TUNE.shareExp) * (PAGE_BOOST[s.p] || 1) * about };
+      return { hit: hit, score: sum * Math.pow(share, TUNE.shareExp) * (PAGE_BOOST[s.p] || 1) * (SECTION_BOOST[normal(s.h || '')] || 1) * about,
+               why: { parts: hit.parts.map(function (x) { return +x.toFixed(1); }), share: +share.toFixed(2), about: +about.toFixed(2) } };
     });
     rows.sort(function (a, b) { return b.score - a.score; });
     // the best rows again, with the phrase's bonus
@@ -477,13 +588,13 @@
       rows.sort(function (a, b) { return b.score - a.score; });
     }
     return rows.slice(0, limit || 30).map(function (r) {
-      return { entry: row(sections[r.hit.id], r.hit), terms: r.hit.terms, score: r.score, match: r.hit.match };
+      return { entry: row(sections[r.hit.id], r.hit), terms: r.hit.terms, score: r.score, match: r.hit.match, why: r.why };
     });
   }
 
   var api = { normal: normal, tokenize: tokenize, terms: terms, stem: stem, GREEK: GREEK, STOP: STOP,
               SYNONYM: SYNONYM, options: options, build: build, load: load, documents: documents, queryTree: queryTree, queryParts: queryParts,
-              search: search, expansions: expansions, compact: compact, loadNow: loadNow, TUNE: TUNE, PAGE_BOOST: PAGE_BOOST, FIELD_BOOST: FIELD_BOOST };
+              search: search, expansions: expansions, compact: compact, loadNow: loadNow, TUNE: TUNE, PAGE_BOOST: PAGE_BOOST, SECTION_BOOST: SECTION_BOOST, FIELD_BOOST: FIELD_BOOST };
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.BookSearch = api;
 })(typeof window !== 'undefined' ? window : this);
