@@ -9,14 +9,17 @@
 // "Little’s"); a name with underscores is also its parts (B_dram: b, dram); a Greek letter is
 // also its name (λ = lambda). A word of letters is indexed and asked as its stem (stem: divergence,
 // divergent -> diverg; tiled, tiling -> til), common words (STOP) are neither indexed nor asked,
-// and a query's word is also asked as its synonyms (SYNONYMS: HBM = DRAM, smem = shared memory).
-// A word with a digit or an underscore is a name and stays whole: `float4` and `__syncthreads`
-// are found as typed.
+// and a query's word is also asked as its synonyms (SYNONYMS: HBM = DRAM, smem = shared memory);
+// a typed word the index does not hold, with two neighbouring letters swapped, is asked as the
+// word the swap makes (corrected()). A word with a digit or an underscore is a name and stays
+// whole: `float4` and `__syncthreads` are found as typed.
 // Ranking (search()): a section's score sums, for each part of the query, the best score of the
 // ways it may be written (itself or a synonym); it is multiplied by the square of the share of the
 // query's weight it holds (a part weighs its rarity), by how much of that its heading and the terms
-// it first defines in italics hold, by a phrase's bonus where the words stand side by side, and by
-// its page's weight (PAGE_BOOST). tests/render/search_share.js measures it on learner queries.
+// it first defines in italics hold, by a phrase's bonus where the words stand side by side, by
+// its page's weight (PAGE_BOOST) and by its own (SECTION_BOOST: exercises, answers and the
+// apparatus's sections below the sections that teach). tests/render/search_share.js measures it
+// on learner queries, those it was tuned to and those held out.
 (function (root) {
   'use strict';
   var GREEK = { 'α': 'alpha', 'β': 'beta', 'γ': 'gamma', 'δ': 'delta', 'ε': 'epsilon', 'ζ': 'zeta',
@@ -94,7 +97,7 @@
       for (var i = 0; i < SUFFIXES.length; i++) {
         var s = SUFFIXES[i];
         if (word.length - s.length >= (INFLECTIONS[s] ? 3 : 4) && word.slice(-s.length) === s &&
-            (!TUNE.erMeasure || !AGENT[s] || measure(word.slice(0, -s.length)) > 1) &&
+            (!AGENT[s] || measure(word.slice(0, -s.length)) > 1) &&
             // a final s that is no plural: access, class, status, analysis
             !(s === 's' && /[su]s$|is$/.test(word))) {
           word = word.slice(0, -s.length);
@@ -140,7 +143,8 @@
   // (f), the rest of its prose (t), the terms it first sets in italics (d: firstDefinitions), its
   // formulas' words (x), the identifiers of the chapter's own
   // code (c) and of its apparatus (a: tests, benchmark registrations, launchers, folded on the
-  // page), and the chapter's title (l). A heading and a first paragraph say what a section is
+  // page), the chapter's title (l), and what the book's cross-references to it call it (r: anchor
+  // text, "Little's law (lesson 1.3)"). A heading and a first paragraph say what a section is
   // about; code names what it does, and the apparatus repeats the chapter's names in every test:
   // their weights, in FIELD_BOOST, put the prose far above them.
   var FIELD_BOOST = { h: 4, d: 3, f: 2, t: 0.7, x: 0.7, c: 0.2, a: 0.05, l: 1, r: 1 };
@@ -368,13 +372,21 @@
   // for the typed words side by side (a phrase) in the heading and in the prose, how many of the
   // best rows are looked at for phrases (each costs its prose's stems, once), the heading's and the
   // first definitions' weight (head, defined), and a page's weight (PAGE_BOOST).
-  var TUNE = { shareExp: 2, idf: true, phraseHead: 1, phraseText: 0.5, rerank: 10, head: 4, defined: 1, window: 1, ordered: true, bm25f: false, k1: 4, b: 0.4, erMeasure: true };
+  var TUNE = { shareExp: 2, idf: true, phraseHead: 1, phraseText: 0.5, rerank: 10, head: 4, defined: 1 };
   // the GPUs page (tables under the chapters' own titles) and appendix B (a row a symbol, each
   // pointing to the chapter that uses it) rank below the chapters' own sections
   var PAGE_BOOST = { 'gpus.html': 0.3, 'B-symbols.html': 0.5 };
-  // a chapter's exercises and their answers restate its words to ask about them: a section that
-  // teaches a term ranks above the question and the answer that use it
-  var SECTION_BOOST = { exercises: 1, answers: 1 };
+  // Sections that use a chapter's words without teaching them, at SECTION_BOOST where the query's
+  // words are not in their heading (a reader typing "tests" asks for them): a chapter's exercises
+  // and answers, which restate its terms to ask about them, and the sections of its apparatus (the
+  // book's skeleton, book/CONVENTIONS.md: tests, benchmarks, launchers, the CPU references).
+  var SECTION_BOOST = { exercises: 0.5, answers: 0.5, apparatus: 0.5 };
+  var APPARATUS = /^(the )?(gpu |cpu )?(tests?|testing|benchmarks?|measuring|launchers|references?)\b/;
+  function sectionBoost(s, asked) {
+    if (asked) return 1;
+    var h = normal(s.h || '');
+    return SECTION_BOOST[h] || (APPARATUS.test(h) ? SECTION_BOOST.apparatus : 1);
+  }
 
   // The query's words (stop words out) as stems, in order; a text's words likewise.
   function stems(text) {
@@ -388,21 +400,11 @@
   // between them skipped): "online softmax", "misaligned access" as written, not apart.
   function phrase(words, ws) {
     if (words.length < 2 || !ws.length) return 0;
-    var W = TUNE.window, found = 0;
-    var at = words.map(function (q) {
-      var out = [];
-      ws.forEach(function (x, i) { if (same(x, q)) out.push(i); });
-      return out;
-    });
+    var found = 0;
     for (var j = 0; j + 1 < words.length; j++) {
-      var best = 0;
-      at[j].forEach(function (i) {
-        at[j + 1].forEach(function (k) {
-          var d = TUNE.ordered ? k - i : Math.abs(k - i);
-          if (d >= 1 && d <= W) best = Math.max(best, (W + 1 - d) / W);
-        });
-      });
-      found += best;
+      for (var i = 0; i + 1 < ws.length; i++) {
+        if (same(ws[i], words[j]) && same(ws[i + 1], words[j + 1])) { found++; break; }
+      }
     }
     return found / (words.length - 1);
   }
@@ -429,86 +431,12 @@
     return tokenize(query).map(function (w) {
       if (w.length < 4 || STOP[w] || !/^[a-z]+$/.test(w) || held(w)) return w;
       for (var i = 0; i + 1 < w.length; i++) {
-        // a word whose stem is as long as the typed one's (shaered's stem sha is not sheared's)
-        var swapped = w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2), t = queryTerm(swapped);
-        if (swapped !== w && t.length >= queryTerm(w).length && held(swapped)) return swapped;
+        // a word whose stem is a word's, not a syllable's (shaered's stem sha is not sheared's)
+        var swapped = w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2);
+        if (swapped !== w && queryTerm(swapped).length >= 4 && held(swapped)) return swapped;
       }
       return w;
     }).join(' ');
-  }
-
-  // BM25F (Robertson and Zaragoza): a word's occurrences in a section's fields, each field's
-  // count weighed by FIELD_BOOST and normalised by the field's length against its mean, are summed
-  // before they saturate (k1), so that a word found in the heading, the prose and the code of one
-  // section is one strong match, not three added; its rarity is over sections, not over a field.
-  // A word the index does not hold is completed (a prefix) or corrected (one edit) as
-  // expansions() allows, each form at MiniSearch's weights. words: the words of one way of a part,
-  // all required; a section's score is their mean. Returns [{id, score, terms, match}].
-  function fielded(engine) {
-    var index = engine._index, ids = engine._fieldIds, N = engine._documentCount;
-    var fields = Object.keys(FIELD_BOOST).filter(function (f) { return ids[f] !== undefined; });
-    var ask = expansions(engine);
-    function forms(t) {
-      var out = {};
-      if (index.has(t)) { out[t] = 1; return out; }
-      if (ask.prefix(t)) {
-        for (var it = index.atPrefix(t).keys(), e = it.next(); !e.done; e = it.next()) {
-          var d = e.value.length - t.length;
-          if (d > 0) out[e.value] = 0.1 * e.value.length / (e.value.length + 0.3 * d);
-        }
-      }
-      var fuzzy = ask.fuzzy(t);
-      if (fuzzy) {
-        index.fuzzyGet(t, fuzzy).forEach(function (v, term) {
-          if (v[1] > 0 && out[term] === undefined) out[term] = 0.1 * term.length / (term.length + v[1]);
-        });
-      }
-      return out;
-    }
-    // one form's score in each section that holds it: {doc: [score, fields]}
-    function scores(term) {
-      var data = index.get(term), acc = {}, where = {};
-      if (!data) return {};
-      fields.forEach(function (f) {
-        var docs = data.get(ids[f]);
-        if (!docs) return;
-        var avg = engine._avgFieldLength[ids[f]] || 1;
-        docs.forEach(function (tf, doc) {
-          var len = (engine._fieldLength.get(doc) || [])[ids[f]] || 0;
-          acc[doc] = (acc[doc] || 0) + FIELD_BOOST[f] * tf / (1 - TUNE.b + TUNE.b * len / avg);
-          (where[doc] = where[doc] || []).push(f);
-        });
-      });
-      var n = Object.keys(acc).length, idf = Math.log(1 + (N - n + 0.5) / (n + 0.5)), out = {};
-      Object.keys(acc).forEach(function (doc) {
-        out[doc] = [idf * acc[doc] * (TUNE.k1 + 1) / (acc[doc] + TUNE.k1), where[doc]];
-      });
-      return out;
-    }
-    return function (words) {
-      var terms = words.map(queryTerm).filter(Boolean), docs = null;
-      var per = terms.map(function (t) {
-        var best = {}, ways = forms(t);
-        Object.keys(ways).forEach(function (form) {
-          var s = scores(form);
-          Object.keys(s).forEach(function (doc) {
-            var b = best[doc] || (best[doc] = { score: 0, match: {} });
-            b.score = Math.max(b.score, ways[form] * s[doc][0]);
-            b.match[form] = s[doc][1];
-          });
-        });
-        return best;
-      });
-      if (!per.length) return [];
-      return Object.keys(per[0]).filter(function (doc) {
-        return per.every(function (p) { return p[doc]; });
-      }).map(function (doc) {
-        var match = {};
-        per.forEach(function (p) { Object.keys(p[doc].match).forEach(function (m) { match[m] = p[doc].match[m]; }); });
-        return { id: engine._documentIds.get(+doc), terms: Object.keys(match), match: match,
-                 score: per.reduce(function (a, p) { return a + p[doc].score; }, 0) / per.length };
-      });
-    };
   }
 
   function search(engine, sections, query, limit) {
@@ -529,17 +457,6 @@
         }));
       });
     };
-    if (TUNE.bm25f) {
-      var scorer = fielded(engine);
-      parts.forEach(function (p, i) {
-        p.tree.queries.forEach(function (alt) {
-          var weight = alt.boostTerm ? SYNONYM_WEIGHT : 1;
-          scorer(alt.queries).forEach(function (hit) {
-            merge(i, hit.id, weight * hit.score, hit.terms, hit.match);
-          });
-        });
-      });
-    } else {
     var ask = expansions(engine);
     parts.forEach(function (p, i) {
       p.tree.queries.forEach(function (alt) {
@@ -550,7 +467,6 @@
         });
       });
     });
-    }
     var hits = Object.keys(found).map(function (id) { return found[id]; });
     // a part's weight is its rarity, ln(1 + N / the sections holding it): a section missing a
     // common word typed ("access") loses less than one missing a rare one
@@ -570,11 +486,11 @@
     var known = stemsOf(sections);
     var rows = hits.map(function (hit) {
       var s = sections[hit.id];
-      var about = 1 + TUNE.head * covers(known.head[hit.id]) + TUNE.defined * covers(known.defined[hit.id]);
+      var head = covers(known.head[hit.id]);
+      var about = 1 + TUNE.head * head + TUNE.defined * covers(known.defined[hit.id]);
       var share = weights.reduce(function (a, w, i) { return a + (hit.parts[i] > 0 ? w : 0); }, 0) / total;
       var sum = hit.parts.reduce(function (a, b) { return a + b; }, 0);
-      return { hit: hit, score: sum * Math.pow(share, TUNE.shareExp) * (PAGE_BOOST[s.p] || 1) * (SECTION_BOOST[normal(s.h || '')] || 1) * about,
-               why: { parts: hit.parts.map(function (x) { return +x.toFixed(1); }), share: +share.toFixed(2), about: +about.toFixed(2) } };
+      return { hit: hit, score: sum * Math.pow(share, TUNE.shareExp) * (PAGE_BOOST[s.p] || 1) * sectionBoost(s, head > 0) * about };
     });
     rows.sort(function (a, b) { return b.score - a.score; });
     // the best rows again, with the phrase's bonus
@@ -588,7 +504,7 @@
       rows.sort(function (a, b) { return b.score - a.score; });
     }
     return rows.slice(0, limit || 30).map(function (r) {
-      return { entry: row(sections[r.hit.id], r.hit), terms: r.hit.terms, score: r.score, match: r.hit.match, why: r.why };
+      return { entry: row(sections[r.hit.id], r.hit), terms: r.hit.terms, score: r.score, match: r.hit.match };
     });
   }
 

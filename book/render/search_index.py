@@ -4,7 +4,9 @@ book defines them), and its code blocks' identifiers, each block marked where it
 folded on the page), which book/search-core.js weighs field by field,
 the prose far above the code. Neither a claim's verdict, the comparisons folded under it, the dated
 box (the same symbols in every chapter and the run's numbers), nor the date and download line is
-indexed. A formula is kept as searchable words (x: B_\\text{dram} gives B_dram, \\lambda gives lambda
+indexed. A section is also indexed with what the book's cross-references to it call it (r,
+referred_as: "Little's law (lesson 1.3)", "chapter 3.3's online softmax"), as a web search reads the
+links to a page. A formula is kept as searchable words (x: B_\\text{dram} gives B_dram, \\lambda gives lambda
 and λ); a code block as its identifiers. A paragraph, cell or code block of fewer than SHORT
 characters is left out unless it holds a formula: those are table cells ("1", "rung", "1×").
 One fragment per chapter is kept in .render/search/ (remade only when its page changed); the
@@ -191,7 +193,8 @@ def page_entries(page_path, href, chapter_label):
       p, a, c: the page, the heading's anchor, the chapter ('1.2 Waves and the tail');
       h: the heading; f: the section's first paragraph (or list item, cell); t: the rest of its prose;
       x: the words of its formulas; d: the terms its prose sets in italics, one a line (<em>: where
-      the book defines a term); k: its code blocks, [anchor, identifiers, 1 if apparatus].
+      the book defines a term); k: its code blocks, [anchor, identifiers, 1 if apparatus]; o: the
+      sections its cross-references point to, [page#anchor, what it calls each] (referred()).
     A paragraph, cell or code block of fewer than SHORT characters is left out unless it holds a
     formula."""
     collector = _Collector()
