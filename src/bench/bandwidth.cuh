@@ -58,4 +58,38 @@ int shared_read_blocks();
 void launch_shared_read(int rounds, int blocks, float* sums, bool store_every_sum,
                         cudaStream_t stream);
 
+/// Threads per block of the bulk read: they read each chunk out of shared memory, and thread 0
+/// also issues the copies.
+constexpr int kBulkThreads = 128;
+/// The most copies a block of the bulk read keeps in flight (its mbarriers are declared for them).
+constexpr int kBulkMaxStages = 16;
+
+/// The shape of the bulk read: the bytes of one copy and how many a block keeps in flight.
+struct BulkShape {
+  int chunk_bytes = 16384;  ///< a multiple of 16, one cp.async.bulk
+  int stages = 8;           ///< 1 to kBulkMaxStages; the ring is stages x chunk_bytes of shared
+};
+
+/// Blocks of the bulk read that fill every SM once with the given ring; asks for the shared
+/// memory the ring needs. Call it before launch_bulk_read. 0 where the GPU has no copy engine
+/// for it (compute capability below 9.0).
+/// @param shape the chunk and the ring.
+int bulk_read_blocks(BulkShape shape);
+
+/// Queues the bulk read: the copy engine (TMA, `cp.async.bulk`) moves data[0, count) into each
+/// block's ring of shared memory, chunk after chunk, passes times; block b takes chunks b, b +
+/// blocks, b + 2 blocks, ... of the passes' sequence, keeping shape.stages copies in flight, and
+/// its thread t adds up float4 t, t + kBulkThreads, ... of every chunk that lands, so that every
+/// byte is used.
+/// @param data the buffer, count float4: count a multiple of the chunk's float4.
+/// @param count the number of float4 in data.
+/// @param passes how many times the whole buffer is read in this launch.
+/// @param shape the chunk and the ring, as given to bulk_read_blocks.
+/// @param blocks the grid, normally bulk_read_blocks(shape).
+/// @param sums blocks x kBulkThreads floats, one per thread.
+/// @param store_every_sum as for launch_read_stream.
+/// @param stream where the launch is queued.
+void launch_bulk_read(const float4* data, std::size_t count, int passes, BulkShape shape,
+                      int blocks, float* sums, bool store_every_sum, cudaStream_t stream);
+
 }  // namespace bench

@@ -114,7 +114,7 @@ BENCHMARK_CAPTURE(bm_copy, warm, bench::Flush::no)
     ->Apply(bench::gpu_benchmark);
 #line 2233 "chapters/A-bench.md"
 
-#line 3381 "chapters/A-bench.md"
+#line 3600 "chapters/A-bench.md"
 void bm_memcpy(benchmark::State& state) {
   const auto bytes_per_buffer = static_cast<std::size_t>(state.range(0));
   try {
@@ -139,7 +139,7 @@ BENCHMARK(bm_memcpy)
     ->Apply(bench::gpu_benchmark);
 #line 2235 "chapters/A-bench.md"
 
-#line 3286 "chapters/A-bench.md"
+#line 3449 "chapters/A-bench.md"
 void bm_read(benchmark::State& state) {
   const auto bytes = static_cast<std::size_t>(state.range(0));
   try {
@@ -194,6 +194,47 @@ void bm_l2_read(benchmark::State& state) {
   }
 }
 
+// The bulk read over the same two buffers: Args({bytes, KiB per copy, copies in flight}); from
+// DRAM one pass after a flush, from L2 kL2Passes over a buffer left there.
+void bulk_read(benchmark::State& state, bool in_l2) {
+  const auto bytes = static_cast<std::size_t>(state.range(0));
+  const bench::BulkShape shape{static_cast<int>(state.range(1)) * 1024,
+                               static_cast<int>(state.range(2))};
+  try {
+    const int blocks = bench::bulk_read_blocks(shape);
+    if (blocks == 0) {
+      state.SkipWithError("bench: the bulk read needs a copy engine (compute capability 9.0)");
+      return;
+    }
+    std::unique_ptr<bench::DeviceBuffer<float4>> resident;
+    const bench::DeviceBuffer<float4>* buffer = nullptr;
+    if (in_l2) {
+      resident = std::make_unique<bench::DeviceBuffer<float4>>(bytes / sizeof(float4));
+      CUDA_CHECK(cudaMemset(resident->data(), 0x3C, resident->bytes()));  // positive floats
+      CUDA_CHECK(cudaDeviceSynchronize());
+      buffer = resident.get();
+    } else {
+      buffer = &copy_buffers(bytes).source;
+    }
+    const int passes = in_l2 ? kL2Passes : 1;
+    bench::DeviceBuffer<float> sums(static_cast<std::size_t>(blocks) * bench::kBulkThreads);
+    bench::Stream stream;
+    bench::time_gpu(
+        state, stream,
+        [&](cudaStream_t s) {
+          bench::launch_bulk_read(buffer->data(), buffer->size(), passes, shape, blocks,
+                                  sums.data(), false, s);
+        },
+        in_l2 ? bench::Flush::no : bench::Flush::yes);
+    bench::set_traffic(state, static_cast<double>(passes) * static_cast<double>(buffer->bytes()));
+  } catch (const std::exception& error) {
+    state.SkipWithError(error.what());
+  }
+}
+
+void bm_bulk_read(benchmark::State& state) { bulk_read(state, false); }
+void bm_bulk_l2_read(benchmark::State& state) { bulk_read(state, true); }
+
 BENCHMARK(bm_read)
     ->Name("bench/read_bandwidth")
     ->Arg(std::int64_t{1} << 31)
@@ -202,9 +243,24 @@ BENCHMARK(bm_l2_read)
     ->Name("bench/l2_bandwidth")
     ->Arg(std::int64_t{1} << 24)
     ->Apply(bench::gpu_benchmark);
+BENCHMARK(bm_bulk_read)
+    ->Name("bench/read_bulk_bandwidth")
+    ->Args({std::int64_t{1} << 31, 16, 8})
+    ->Args({std::int64_t{1} << 31, 32, 6})
+    ->Args({std::int64_t{1} << 31, 8, 12})
+    ->Args({std::int64_t{1} << 31, 16, 6})
+    ->Apply(bench::gpu_benchmark);
+BENCHMARK(bm_bulk_l2_read)
+    ->Name("bench/l2_bulk_bandwidth")
+    ->Args({std::int64_t{1} << 24, 16, 8})
+    ->Args({std::int64_t{1} << 24, 32, 6})
+    ->Args({std::int64_t{1} << 24, 8, 12})
+    ->Args({std::int64_t{1} << 24, 16, 6})
+    ->Args({std::int64_t{1} << 23, 16, 6})
+    ->Apply(bench::gpu_benchmark);
 #line 2237 "chapters/A-bench.md"
 
-#line 3351 "chapters/A-bench.md"
+#line 3570 "chapters/A-bench.md"
 // B_smem: Arg rounds of four 16-byte shared loads per thread, every SM full.
 void bm_shared_read(benchmark::State& state) {
   const int rounds = static_cast<int>(state.range(0));
@@ -229,7 +285,7 @@ BENCHMARK(bm_shared_read)
     ->Apply(bench::gpu_benchmark);
 #line 2239 "chapters/A-bench.md"
 
-#line 3412 "chapters/A-bench.md"
+#line 3631 "chapters/A-bench.md"
 constexpr int kChaseSteps = 8192;
 constexpr double kLatencyMinSeconds = 0.01;
 

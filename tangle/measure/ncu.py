@@ -158,6 +158,34 @@ def feeds(metric):
     return names
 
 
+# The quantities every profiled key keeps, read by the weaver itself rather than named in a
+# chapter: the roofline's placements (tangle/weaver/rooflines.cpp) and whether a key was profiled
+# (profiled_kernels, from the duration).
+ALWAYS_RECORDED = frozenset({'dram_bytes', 'l2_bytes', 'l1_bytes', 'fp32_flops', 'tensor_flops',
+                             'shared_wavefronts', 'kernel_time', 'profiled_kernels'})
+
+
+def quantities_read(root, family):
+    """The record quantities the book names after a result key of `family` ('matmul' for
+    matmul/v1_naive@...): in spans, claims, variants and front matter of every chapter, since one
+    chapter may read another's counters."""
+    reference = re.compile(re.escape(family) + r'/[A-Za-z0-9_]+(?:@[^\s:\]]+)?\s*:\s*([A-Za-z_][A-Za-z0-9_]*)')
+    names = set()
+    for chapter in sorted((Path(root) / 'chapters').glob('*.md')):
+        try:
+            names.update(reference.findall(chapter.read_text(encoding='utf-8')))
+        except OSError as error:
+            raise NcuError(f'{chapter}: cannot read it to find the counters it names: {error.strerror}')
+    return names
+
+
+def metrics_for(metrics, quantities):
+    """The metrics of the set that feed the quantities asked for or ALWAYS_RECORDED, in the set's
+    order: every other metric would cost replay passes for a value no page shows."""
+    wanted = set(quantities) | ALWAYS_RECORDED
+    return [m for m in metrics if m == DURATION or wanted & set(feeds(m))]
+
+
 # ---------------------------------------------------------------------------------------------
 # Finding and running ncu
 
