@@ -1018,7 +1018,8 @@ def search_share(root, errors, warnings):
     """(found first, queries): tests/render/search_share.js, the book's own search under Node, on the
     learner queries, where Node is installed and the book holds the pages they name (not the test
     fixture); a share under SEARCH_SHARE_FLOOR is an error, one under SEARCH_SHARE_GOAL a warning,
-    naming the misses. None otherwise."""
+    naming the misses. None otherwise. The third number pair: the held-out groups' ("#= held-out-N",
+    written after a ranking change and never tuned to: the share a reader's own queries can expect)."""
     node = shutil.which('node')
     if not node or not os.path.exists(os.path.join(root, '1.1-warps.html')) or not os.path.exists(SEARCH_QUERIES):
         return None
@@ -1037,7 +1038,8 @@ def search_share(root, errors, warnings):
     elif found['found'] < SEARCH_SHARE_GOAL * found['total']:
         warnings.append('search: %d of %d learner queries find their section first, under the goal of %.0f%%; the '
                         'misses: %s' % (found['found'], found['total'], 100 * SEARCH_SHARE_GOAL, misses))
-    return found['found'], found['total']
+    held = [r for r in found['results'] if r['group'].startswith('held-out')]
+    return found['found'], found['total'], sum(1 for r in held if r['first']), len(held)
 
 
 def check_search(browser, root, errors, dark=True):
@@ -1600,7 +1602,8 @@ def main(argv):
             share = search_share(root, errors, warnings)
             if share:
                 print('check-rendered: search: %d of %d learner queries (tests/render/search-queries.tsv) find their '
-                      'section first, %.0f%%' % (share[0], share[1], 100.0 * share[0] / share[1]))
+                      'section first, %.0f%%; of those held out (never tuned to), %d of %d'
+                      % (share[0], share[1], 100.0 * share[0] / share[1], share[2], share[3]))
             searched = found[1] or []
             errors += found_errors[1]
             review = [r for (what, _), r in searched if what == REVIEW]
