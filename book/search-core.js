@@ -445,25 +445,23 @@
     if (!parts.length) return [];
     // each way a part may be written asked alone: a section's score for a part is its best way's (a
     // section holding "occupancy" and "resident warps" counts the part once), its score the sum
-    var found = {};
-    var merge = function (i, id, score, terms, match) {
-      var d = found[id];
-      if (!d) d = found[id] = { id: id, parts: parts.map(function () { return 0; }), terms: [], match: {} };
-      d.parts[i] = Math.max(d.parts[i], score);
-      terms.forEach(function (t) { if (d.terms.indexOf(t) < 0) d.terms.push(t); });
-      Object.keys(match).forEach(function (t) {
-        d.match[t] = (d.match[t] || []).concat(match[t].filter(function (f) {
-          return (d.match[t] || []).indexOf(f) < 0;
-        }));
-      });
-    };
-    var ask = expansions(engine);
+    var ask = expansions(engine), found = {};
     parts.forEach(function (p, i) {
       p.tree.queries.forEach(function (alt) {
         engine.search(alt, ask).forEach(function (hit) {
+          var d = found[hit.id];
+          if (!d) {
+            d = found[hit.id] = { id: hit.id, parts: parts.map(function () { return 0; }), terms: [], match: {} };
+          }
           // the words' mean score (a way of several words, "shared memory", counts as one word)
-          merge(i, hit.id, hit.score / Math.max(1, hit.queryTerms.length) / Math.max(1, alt.queries.length),
-                hit.terms, hit.match);
+          d.parts[i] = Math.max(d.parts[i], hit.score / Math.max(1, hit.queryTerms.length) /
+                                            Math.max(1, alt.queries.length));
+          hit.terms.forEach(function (t) { if (d.terms.indexOf(t) < 0) d.terms.push(t); });
+          Object.keys(hit.match).forEach(function (t) {
+            d.match[t] = (d.match[t] || []).concat(hit.match[t].filter(function (f) {
+              return (d.match[t] || []).indexOf(f) < 0;
+            }));
+          });
         });
       });
     });
