@@ -40,7 +40,9 @@ configure:          ; @cmake -S . -B $(QBUILD) -G Ninja -DCMAKE_BUILD_TYPE=Relea
 # `make configure` configures again
 $(BUILD)/build.ninja:                         ; @$(MAKE) --no-print-directory configure
 tools: $(if $(CMAKE_ARGS),configure,$(BUILD)/build.ninja) ; cmake --build $(QBUILD) --target tangle weave
-tool-tests: tools   ; cmake --build $(QBUILD) -j $(QJOBS) --target tool_tests
+# (one Ninja run for the tools and their tests: the test binaries and the fuzz harnesses compile
+# while the tools' last objects do, where a run after make tools waited for its end)
+tool-tests: $(if $(CMAKE_ARGS),configure,$(BUILD)/build.ninja) ; cmake --build $(QBUILD) -j $(QJOBS) --target tangle weave tool_tests
 tangle: tools       ; $(TANGLE)
 chapters: tangle    ; cmake --build $(QBUILD) -j $(QJOBS) --target chapters
 build: tangle       ; cmake --build $(QBUILD) -j $(QJOBS)

@@ -44,6 +44,7 @@ BOOK = os.path.dirname(HERE)
 REPO = os.path.dirname(BOOK)
 ROOFLINE = os.path.join(REPO, 'figures', 'roofline.py')
 PLOTS = os.path.join(REPO, 'figures', 'plots')   # one script a figure: PLOT RECORDS_DIR OUT_DIR
+FIGURE_RUNNER = os.path.join(HERE, 'figure_runner.py')
 ASSETS = ['style.css', 'book.js', 'search-core.js']
 MINISEARCH_DIR = os.path.join(BOOK, 'node_modules', 'minisearch')
 MINISEARCH = os.path.join(MINISEARCH_DIR, 'dist', 'umd', 'index.js')
@@ -81,12 +82,18 @@ def swap(staging, out):
 
 def figures_key(woven, *scripts):
     """What the figures are drawn from: the scripts, their helpers, the weaver's roofline inputs and
-    this GPU's records. Unchanged, no script runs (each costs a Python and a matplotlib start)."""
+    this GPU's records. Unchanged, no script runs (each costs a Python and a matplotlib start).
+    Each file is named by its path in the repository, the inputs by their name in the woven folder:
+    where that folder lies draws nothing different (a copy of a rendered book, the render tests'
+    way, drew every figure again at its first render, about 14 s of CPU on the test fixture)."""
     inputs = os.path.join(woven, 'roofline-inputs.json')
     records = records_dir(woven)
     files = list(scripts) + sorted(glob.glob(os.path.join(REPO, 'figures', '*.py'))) + \
-        ([inputs] if os.path.exists(inputs) else []) + sorted(glob.glob(os.path.join(records, '*.json')))
-    return digest([(os.path.relpath(f, REPO), read_bytes(f)) for f in files])
+        sorted(glob.glob(os.path.join(records, '*.json')))
+    named = [(os.path.relpath(f, REPO), read_bytes(f)) for f in files]
+    if os.path.exists(inputs):
+        named.append(('<woven>/roofline-inputs.json', read_bytes(inputs)))
+    return digest(named)
 
 
 def draw_figures(woven, staging, state=None):
@@ -135,12 +142,17 @@ def plots_to_draw(woven, staging, state):
     return scripts, ('figures:plots', key)
 
 
-def draw_plot(script, woven, staging):
-    done = subprocess.run([sys.executable, script, records_dir(woven), os.path.join(staging, 'figures')],
+def draw_plots(scripts, woven, staging, jobs):
+    """Each plot script run as `python3 SCRIPT RECORDS_DIR FIGURES_DIR` runs it, JOBS at a time, in
+    one process that imports Matplotlib once and forks a child a script (figure_runner.py: 16
+    scripts cost 13 CPU s as a Python each, Matplotlib's import most of it)."""
+    if not scripts:
+        return
+    done = subprocess.run([sys.executable, FIGURE_RUNNER, str(jobs),
+                           json.dumps([records_dir(woven), os.path.join(staging, 'figures')])] + list(scripts),
                           capture_output=True, text=True)
     if done.returncode != 0:
-        raise RuntimeError('%s failed (exit %d):\n%s' % (os.path.relpath(script, REPO), done.returncode,
-                                                        done.stderr.strip()))
+        raise RuntimeError(done.stderr.strip() or 'figure_runner.py failed (exit %d)' % done.returncode)
 
 
 def index_extras(staging, chapters, hrefs):
@@ -189,7 +201,7 @@ def render_locked(out, woven, src_dir, jobs):
     start = time.monotonic()
     title, chapters = book_index.read(woven, REPO)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(2, jobs)) as pool:
-        made = stage_pages(out, woven, src_dir, title, chapters, pool)
+        made = stage_pages(out, woven, src_dir, title, chapters, pool, jobs)
         ready = time.monotonic() - start
         try:
             epub_made, entries = from_the_pages(out, title, chapters, pool)
@@ -198,7 +210,7 @@ def render_locked(out, woven, src_dir, jobs):
     return len(chapters), made, ready, epub_made, entries
 
 
-def stage_pages(out, woven, src_dir, title, chapters, pool):
+def stage_pages(out, woven, src_dir, title, chapters, pool, jobs):
     """Step 1: the pages and what they link to, made in a staging folder that replaces OUT_DIR."""
     staging = stage(out)
     try:
@@ -226,7 +238,7 @@ def stage_pages(out, woven, src_dir, title, chapters, pool):
                                             salt), (name, key))
         figure_job = pool.submit(draw_figures, woven, staging, state)
         scripts, plots_record = plots_to_draw(woven, staging, state)
-        plot_jobs = [pool.submit(draw_plot, s, woven, staging) for s in scripts]
+        plot_jobs = [pool.submit(draw_plots, scripts, woven, staging, jobs)]
 
         records += [r for r in [figure_job.result()] if r] + [plots_record]
         for job in plot_jobs:

@@ -61,7 +61,7 @@ __global__ void chunked(const float4* __restrict__ d, size_t n, int passes, floa
 __device__ __forceinline__ unsigned sa(const void* p) { return unsigned(__cvta_generic_to_shared(p)); }
 
 // bulk copies into a ring; consume: the block adds up every chunk; own: each block its own region
-template <bool Consume, bool Own>
+template <bool Consume, bool Own, int Group = 1>
 __global__ void bulk(const float4* __restrict__ d, size_t chunks, int cf4, int stages, int passes,
                      float* out) {
   extern __shared__ __align__(128) float4 ring[];
@@ -77,12 +77,12 @@ __global__ void bulk(const float4* __restrict__ d, size_t chunks, int cf4, int s
     mine = size_t(passes) * own;
     first = own * blockIdx.x;
   } else {
-    size_t total = size_t(passes) * chunks;
-    mine = blockIdx.x < total ? (total - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
+    size_t groups = gridDim.x / Group, total = size_t(passes) * chunks;
+    mine = total / groups;  // every group the same count: each chunk read by Group blocks at once
   }
   auto issue = [&](size_t k) {
     int s = int(k % stages);
-    size_t c = Own ? first + k % own : (blockIdx.x + k * gridDim.x) % chunks;
+    size_t c = Own ? first + k % own : (blockIdx.x / Group + k * (gridDim.x / Group)) % chunks;
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(sa(&bar[s])), "r"(cb));
     asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
                      sa(ring + s * cf4)),
@@ -165,7 +165,7 @@ int main() {
   size_t big = size_t(1) << 31;
   CHECK(cudaMalloc(&d, big));
   CHECK(cudaMemset(d, 0x3C, big));
-  for (size_t bytes : {size_t(1) << 24, size_t(1) << 23, size_t(1) << 31}) {
+  for (size_t bytes : {size_t(1) << 24, size_t(1) << 31}) {
     bool cold = bytes > (64u << 20);
     int passes = cold ? 1 : 64;
     size_t n = bytes / 16, moved = bytes * passes;
@@ -177,6 +177,35 @@ int main() {
     time_it("chunked nc U8 8x256", moved, cold, [&] { chunked<kNc, 8><<<sms() * 8, 256>>>(d, n, passes, sink); });
     time_it("chunked cg U8 2x1024", moved, cold, [&] { chunked<kCg, 8><<<sms() * 2, 1024>>>(d, n, passes, sink); });
     time_it("chunked nc U2 2x1024", moved, cold, [&] { chunked<kNc, 2><<<sms() * 2, 1024>>>(d, n, passes, sink); });
+    {
+      int smem = 32 * 1024 * 3, cf4 = 32 * 64;
+      size_t chunks = n / cf4;
+      CHECK(cudaFuncSetAttribute(bulk<true, false, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+      CHECK(cudaFuncSetAttribute(bulk<true, false, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+      CHECK(cudaFuncSetAttribute(bulk<true, false, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+      CHECK(cudaFuncSetAttribute(bulk<true, false, 8>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+      int g = occupancy(bulk<true, false, 1>, 128, smem);  // 264: a multiple of 8
+      size_t per = size_t(passes) * chunks;
+      time_it("bulk-grouped1 32Kx3", (per / g) * g * size_t(cf4) * 16, cold, [&] { bulk<true, false, 1><<<g, 128, smem>>>(d, chunks, cf4, 3, passes, sink); });
+      time_it("bulk-grouped2 32Kx3", (per / (g / 2)) * g * size_t(cf4) * 16, cold, [&] { bulk<true, false, 2><<<g, 128, smem>>>(d, chunks, cf4, 3, passes, sink); });
+      time_it("bulk-grouped4 32Kx3", (per / (g / 4)) * g * size_t(cf4) * 16, cold, [&] { bulk<true, false, 4><<<g, 128, smem>>>(d, chunks, cf4, 3, passes, sink); });
+      time_it("bulk-grouped8 32Kx3", (per / (g / 8)) * g * size_t(cf4) * 16, cold, [&] { bulk<true, false, 8><<<g, 128, smem>>>(d, chunks, cf4, 3, passes, sink); });
+      CHECK(cudaFuncSetAttribute(bulk<true, false, 24>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+      CHECK(cudaFuncSetAttribute(bulk<true, false, 66>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+      CHECK(cudaFuncSetAttribute(bulk<false, false, 24>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+      time_it("bulk-grouped24 32Kx3", (per / (g / 24)) * g * size_t(cf4) * 16, cold, [&] { bulk<true, false, 24><<<g, 128, smem>>>(d, chunks, cf4, 3, passes, sink); });
+      time_it("bulk-grouped66 32Kx3", (per / (g / 66)) * g * size_t(cf4) * 16, cold, [&] { bulk<true, false, 66><<<g, 128, smem>>>(d, chunks, cf4, 3, passes, sink); });
+      time_it("bulk-grouped24-noconsume 32Kx3", (per / (g / 24)) * g * size_t(cf4) * 16, cold, [&] { bulk<false, false, 24><<<g, 128, smem>>>(d, chunks, cf4, 3, passes, sink); });
+    }
+    {
+      int smem = 64 * 1024 * 3, cf4 = 64 * 64;
+      size_t chunks = n / cf4;
+      CHECK(cudaFuncSetAttribute(bulk<true, false, 12>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+      int g = occupancy(bulk<true, false, 12>, 128, smem);  // 132
+      size_t per = size_t(passes) * chunks;
+      time_it("bulk-grouped12 64Kx3 1x128", (per / (g / 12)) * g * size_t(cf4) * 16, cold, [&] { bulk<true, false, 12><<<g, 128, smem>>>(d, chunks, cf4, 3, passes, sink); });
+    }
+    if (!cold) continue;
     struct B { int kib, stages, threads; };
     for (B s : {B{16, 6, 128}, B{16, 3, 128}, B{8, 6, 128}, B{32, 3, 128}, B{16, 6, 256}}) {
       int smem = s.kib * 1024 * s.stages, cf4 = s.kib * 64;

@@ -314,18 +314,23 @@ void shapes(benchmark::internal::Benchmark* b) { b->Args({kLayers, 1})->Args({kL
 // The harness's settings with a shorter minimum time per repetition: a step is at most a few
 // milliseconds, so 20 ms still holds ten steps or more, and the whole run stays near ten seconds.
 void quick(benchmark::internal::Benchmark* b) { bench::fixed_count_benchmark(b); b->MinTime(0.02); }
+// One kernel of a few microseconds: 2 ms still holds hundreds of samples, where 20 ms would take
+// thousands, each with its hold and synchronizations, seconds per result for no steadier median.
+void quick_one_kernel(benchmark::internal::Benchmark* b) {
+  bench::fixed_count_benchmark(b);
+  b->MinTime(0.002);
+}
 
 // The peers first: the rungs' model reads their times (peer_times()).
 BENCHMARK_CAPTURE(bm_peer_empty, stream, false)
     ->Name("launch/peer_empty_stream")
     ->Arg(1)
-    ->Arg(kLayers)
-    ->Apply(quick);
+    ->Apply(quick_one_kernel);
 BENCHMARK_CAPTURE(bm_peer_empty, graph, true)
     ->Name("launch/peer_empty_graph")
     ->Arg(kLayers)
     ->Apply(quick);
-BENCHMARK(bm_peer_layer)->Name("launch/peer_layer")->Arg(1)->Apply(quick);
+BENCHMARK(bm_peer_layer)->Name("launch/peer_layer")->Arg(1)->Apply(quick_one_kernel);
 BENCHMARK_CAPTURE(bm_step, v1, v1_stream)->Name("launch/v1_stream")->Apply(shapes)->Apply(quick);
 BENCHMARK_CAPTURE(bm_step, v2, v2_graph)->Name("launch/v2_graph")->Apply(shapes)->Apply(quick);
 BENCHMARK_CAPTURE(bm_step, v2_pdl, v2_graph_pdl)
@@ -337,7 +342,10 @@ BENCHMARK_CAPTURE(bm_step, v4, v4_batched_graph)
     ->Name("launch/v4_batched_graph")
     ->Apply(shapes)
     ->Apply(quick);
-BENCHMARK_CAPTURE(bm_step, v5, v5_fused)->Name("launch/v5_fused")->Apply(shapes)->Apply(quick);
+BENCHMARK_CAPTURE(bm_step, v5, v5_fused)
+    ->Name("launch/v5_fused")
+    ->Apply(shapes)
+    ->Apply(quick_one_kernel);
 BENCHMARK_CAPTURE(bm_timeline, stream, Timeline::stream)
     ->Name("launch/timeline_stream")
     ->Arg(kLayers)

@@ -264,7 +264,7 @@ constexpr double look_ahead_s(const Rung& r, int stages, double clock_hz) {
 }
 
 }  // namespace matmul::model
-#line 2978 "chapters/3.2-matmul.md"
+#line 3001 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 

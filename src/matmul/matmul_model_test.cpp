@@ -194,7 +194,7 @@ TEST(MatmulModel, CpAsyncRingHidesTheLatencyWithAStageToSpare) {
 
 }  // namespace
 }  // namespace matmul::model
-#line 3036 "chapters/3.2-matmul.md"
+#line 3059 "chapters/3.2-matmul.md"
 
 namespace matmul::model {
 namespace {

@@ -74,7 +74,7 @@ void launch_fma_stamped(const float* x, float* y, int n, int iters, WarpStamp* s
 }
 
 }  // namespace warps
-#line 1631 "chapters/1.1-warps.md"
+#line 1642 "chapters/1.1-warps.md"
 
 namespace warps {
 

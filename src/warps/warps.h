@@ -30,7 +30,7 @@ void launch_fma_stamped(const float* x, float* y, int n, int iters, WarpStamp* s
                         cudaStream_t stream);
 
 }  // namespace warps
-#line 1619 "chapters/1.1-warps.md"
+#line 1630 "chapters/1.1-warps.md"
 
 namespace warps {
 

@@ -141,9 +141,20 @@ const bool registered = [] {
 }();
 
 }  // namespace
-#line 1373 "chapters/1.1-warps.md"
+#line 1379 "chapters/1.1-warps.md"
 
 namespace {
+
+// The stamps' tally as the result's counters (this probe's, and the dealing probe's below).
+void set_tally_counters(benchmark::State& state, const warps::SchedulerTally& tally) {
+  state.counters["schedulers_used"] = tally.schedulers;
+  state.counters["fewest_warps_per_scheduler"] = tally.fewest_warps;
+  state.counters["most_warps_per_scheduler"] = tally.most_warps;
+  state.counters["schedulers_with_most_warps"] = tally.schedulers_with_most;
+  state.counters["busiest_scheduler_end_time"] = tally.busiest_end_s;
+  state.counters["quietest_scheduler_end_time"] = tally.quietest_end_s;
+  state.counters["warp_start_spread_time"] = tally.start_spread_s;
+}
 
 void bm_fma_stamped(benchmark::State& state) {
   const int threads = kThreads / static_cast<int>(state.range(0));
@@ -158,13 +169,7 @@ void bm_fma_stamped(benchmark::State& state) {
   const warps::SchedulerTally tally = warps::tally_schedulers(stamps.download());
   set_counters(state, threads, threads, kIters,
                warps::model::fma_lanes_instructions(threads, kIters, 1));
-  state.counters["schedulers_used"] = tally.schedulers;
-  state.counters["fewest_warps_per_scheduler"] = tally.fewest_warps;
-  state.counters["most_warps_per_scheduler"] = tally.most_warps;
-  state.counters["schedulers_with_most_warps"] = tally.schedulers_with_most;
-  state.counters["busiest_scheduler_end_time"] = tally.busiest_end_s;
-  state.counters["quietest_scheduler_end_time"] = tally.quietest_end_s;
-  state.counters["warp_start_spread_time"] = tally.start_spread_s;
+  set_tally_counters(state, tally);
 }
 
 const bool registered_probe = [] {
@@ -174,7 +179,7 @@ const bool registered_probe = [] {
 }();
 
 }  // namespace
-#line 1694 "chapters/1.1-warps.md"
+#line 1703 "chapters/1.1-warps.md"
 
 #include <stdexcept>
 #include <vector>
@@ -226,13 +231,7 @@ void bm_fma_dealt(benchmark::State& state) {
   state.counters["most_blocks_per_sm"] = dealing.most_blocks;
   state.counters["sms_matching_per_block_rule"] = dealing.sms_per_block;
   state.counters["sms_matching_balanced_rule"] = dealing.sms_balanced;
-  state.counters["schedulers_used"] = tally.schedulers;
-  state.counters["fewest_warps_per_scheduler"] = tally.fewest_warps;
-  state.counters["most_warps_per_scheduler"] = tally.most_warps;
-  state.counters["schedulers_with_most_warps"] = tally.schedulers_with_most;
-  state.counters["busiest_scheduler_end_time"] = tally.busiest_end_s;
-  state.counters["quietest_scheduler_end_time"] = tally.quietest_end_s;
-  state.counters["warp_start_spread_time"] = tally.start_spread_s;
+  set_tally_counters(state, tally);
 }
 
 const bool registered_dealing_probe = [] {

@@ -36,11 +36,17 @@ TEST(WarpStamps, TallyRefusesNoStampsAndUnwrittenOnes) {
   EXPECT_THROW(warps::tally_schedulers({{0, 0, 2000, 1000}}), std::invalid_argument);
 }
 
+// The SMs of the device the tests run on (this probe's test, and the dealing probe's below).
+int device_sm_count() {
+  int sm_count = 0, device = 0;
+  EXPECT_EQ(cudaGetDevice(&device), cudaSuccess);
+  EXPECT_EQ(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
+  return sm_count;
+}
+
 TEST(WarpStamps, TheProbeComputesWhatFmaLanesDoesAndStampsEveryWarp) {
   REQUIRE_GPU();
-  int sm_count = 0, device = 0;
-  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
-  ASSERT_EQ(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
+  const int sm_count = device_sm_count();
   bench::Stream stream;
   for (int n : {1, 31, 33, 4097, 131072}) {
     SCOPED_TRACE("n = " + std::to_string(n));
@@ -68,7 +74,7 @@ TEST(WarpStamps, TheProbeComputesWhatFmaLanesDoesAndStampsEveryWarp) {
 }
 
 }  // namespace
-#line 1655 "chapters/1.1-warps.md"
+#line 1666 "chapters/1.1-warps.md"
 
 #include "warps/warps_dealing.h"
 
@@ -76,9 +82,7 @@ namespace {
 
 TEST(WarpDealing, TheProbeInBlocksOfThreeAndFiveWarpsComputesFmaLanesAndRunsWholeBlocks) {
   REQUIRE_GPU();
-  int sm_count = 0, device = 0;
-  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
-  ASSERT_EQ(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
+  const int sm_count = device_sm_count();
   bench::Stream stream;
   for (int w : {3, 5}) {
     SCOPED_TRACE("warps_per_block = " + std::to_string(w));

@@ -20,7 +20,7 @@ namespace {
 
 constexpr std::int64_t kCycles = 50000;       // c: one task's cycles
 constexpr int kStaircaseRepetitions = 3;      // per staircase point: hundreds of points
-constexpr double kStaircaseMinSeconds = 0.002;
+constexpr int kStaircaseLaunches = 10;        // timed launches in each repetition
 constexpr int kTailPercent = 110;             // the tail experiment's grid: 110% of a wave
 constexpr int kPieces = 4;                    // v2 and v3 cut each task into four
 
@@ -226,6 +226,18 @@ void bm_tail(benchmark::State& state, int rung) {
   state.counters["spin_overshoot_time"] = block_seconds(1) * over / static_cast<double>(tasks);
 }
 
+// A staircase point: kStaircaseRepetitions repetitions of kStaircaseLaunches timed launches, one
+// sample each. A fixed count, not a minimum time: the steps are tens of microseconds, far above a
+// point's spread, and a MinTime of milliseconds would time about a hundred launches of a one-wave
+// grid per repetition (more while Google Benchmark searches for the count), at hundreds of points.
+void staircase_point(benchmark::internal::Benchmark* b) {
+  b->UseManualTime()
+      ->Unit(benchmark::kMicrosecond)
+      ->Iterations(kStaircaseLaunches)
+      ->Repetitions(kStaircaseRepetitions)
+      ->DisplayAggregatesOnly(true);  // the console shows the aggregates, the JSON keeps all
+}
+
 // Registered at start-up from the device's SM count, so the staircase covers four and a half
 // waves on any GPU. Without a usable GPU nothing is registered.
 const bool registered = [] {
@@ -245,11 +257,7 @@ const bool registered = [] {
   const std::int64_t wave4 = 4LL * sm_count, step = sm_count / 4 > 0 ? sm_count / 4 : 1;
   for (std::int64_t g = step; g <= 4 * wave4; g += step) b4->Arg(g);
   for (std::int64_t k = 1; k < 4; ++k) b4->Arg(k * wave4 + 1);
-  for (auto* b : {b1, b4}) {
-    b->Apply(bench::fixed_count_benchmark)
-        ->Repetitions(kStaircaseRepetitions)
-        ->MinTime(kStaircaseMinSeconds);
-  }
+  for (auto* b : {b1, b4}) b->Apply(staircase_point);
   for (int b : {1, 4}) {
     for (int over : {0, 1}) {
       const std::string name =
@@ -270,9 +278,7 @@ const bool registered = [] {
     const std::int64_t read_step = b == 1 ? std::max(sm_count / 4, 1) : sm_count;
     for (std::int64_t g = read_step; g <= 9 * wave / 2; g += read_step) reads->Arg(g);
     for (std::int64_t k = 1; k <= 4; ++k) reads->Arg(k * wave + 1);
-    reads->Apply(bench::fixed_count_benchmark)
-        ->Repetitions(kStaircaseRepetitions)
-        ->MinTime(kStaircaseMinSeconds);
+    reads->Apply(staircase_point);
   }
   benchmark::RegisterBenchmark("waves/one_block_b1", [](benchmark::State& state) {
     bm_landmark(state, 1, 0);

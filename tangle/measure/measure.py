@@ -666,8 +666,10 @@ def sources_sha256(root, paths):
 CEILINGS = {
     'copy_kernel_bandwidth': ('bench/copy_bandwidth', 'bandwidth'),
     'memcpy_bandwidth': ('bench/memcpy_bandwidth', 'bandwidth'),
-    'read_bandwidth': ('bench/read_bandwidth', 'bandwidth'),
-    'l2_bandwidth': ('bench/l2_bandwidth', 'bandwidth'),
+    'read_stream_bandwidth': ('bench/read_bandwidth', 'bandwidth'),
+    'read_bulk_bandwidth': ('bench/read_bulk_bandwidth', 'bandwidth'),
+    'l2_stream_bandwidth': ('bench/l2_bandwidth', 'bandwidth'),
+    'l2_shared_bandwidth': ('bench/l2_shared_bandwidth', 'bandwidth'),
     'shared_bandwidth': ('bench/shared_bandwidth', 'bandwidth'),
     'dram_latency': ('bench/dram_latency', 'latency'),
     'fp32_fma_rate': ('bench/fp32_fma_rate', 'flop_rate'),
@@ -686,10 +688,14 @@ CEILINGS = {
     'exp2_sm_cycle_flops': ('bench/exp2_rate', 'sm_cycle_flops'),
 }
 
-# Ceilings that are the best of others: B_copy is the faster of the copy kernel and the driver's
-# copy, by median; machine.json records which one in the ceiling's "from".
+# Ceilings that are the best of others, by median; machine.json records which one in the
+# ceiling's "from". B_copy: the copy kernel or the driver's copy. B_read: the float4 stream or the
+# bulk copy engine, over 2 GiB from a cold L2. B_L2: the stream over 16 MiB left in L2, or the
+# bulk read whose chunks eight SMs ask for at once (the L2 answers them together: appendix A).
 BEST_OF = {
     'copy_bandwidth': ('copy_kernel_bandwidth', 'memcpy_bandwidth'),
+    'read_bandwidth': ('read_stream_bandwidth', 'read_bulk_bandwidth'),
+    'l2_bandwidth': ('l2_stream_bandwidth', 'l2_shared_bandwidth'),
 }
 
 # lambda, the loaded DRAM latency: the median of the `latency` medians of the loaded sweep's points
@@ -962,8 +968,20 @@ def run_all_tests(binaries, scratch, jobs, shards):
     would, and that run decides: a test that fails only beside others is named, not trusted."""
     tasks = [(binary, (index, shards) if shards > 1 else None)
              for binary in binaries for index in range(shards)]
+    spent = {}
+
+    def run(task):
+        started = time.monotonic()
+        try:
+            return run_tests(task[0], scratch, task[1], quiet=True)
+        finally:
+            spent[task] = time.monotonic() - started
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        done = list(pool.map(lambda task: run_tests(task[0], scratch, task[1], quiet=True), tasks))
+        done = list(pool.map(run, tasks))
+    slowest = sorted(spent.items(), key=lambda item: -item[1])[:3]
+    print('measure: the slowest test processes: ' + ', '.join(
+        f'{binary.name}{f" (shard {shard[0] + 1} of {shard[1]})" if shard else ""} {seconds:.1f} s'
+        for (binary, shard), seconds in slowest), file=sys.stderr, flush=True)
     verdicts = {}
     for (binary, shard), (counts, untimed) in zip(tasks, done):
         if shard and shard[0] > 0 and not shard_status_file(binary, scratch, shard[0]).exists():

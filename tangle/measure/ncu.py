@@ -522,9 +522,14 @@ def profile_chapter(root, binary, keys, results, where):
         print('measure: no ncu found: timings only', flush=True)
         return None
     metrics_file = Path(root) / METRICS_FILE
-    metrics = read_metric_file(metrics_file)
+    whole = read_metric_file(metrics_file)
+    families = sorted({key.split('/')[0] for key in keys})
+    metrics = metrics_for(whole, set().union(*(quantities_read(root, f) for f in families)))
+    asked = list(metrics)
     started = time.monotonic()
-    print(f'measure: ncu, one process for {len(keys)} result(s)', flush=True)
+    print(f'measure: ncu, one process for {len(keys)} result(s), {len(metrics)} of the '
+          f'{len(whole)} metrics (those feeding what the book reads of {", ".join(families)})',
+          flush=True)
     with tempfile.TemporaryDirectory(prefix='ncu-') as scratch:
         benchmark_out = Path(scratch) / 'profiled.json'
         source = f'ncu output for {binary}'
@@ -579,7 +584,7 @@ def profile_chapter(root, binary, keys, results, where):
         results[key].update(counters)
     print(f'measure: ncu took {time.monotonic() - started:.1f} s for {len(keys)} result(s)', flush=True)
     profiler = {'tool': 'ncu', 'version': ncu_version(ncu), 'clock_control': 'none',
-                'metrics_file': METRICS_FILE}
+                'metrics_file': METRICS_FILE, 'metrics': asked}
     if refused:
         profiler['metrics_refused'] = refused
     return profiler

@@ -17,6 +17,10 @@ import sys
 import tempfile
 import unittest
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                'book', 'render'))
+from figure_runner import run_script  # noqa: E402  (book/render/figure_runner.py)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 PLOTS = os.path.join(REPO, 'figures', 'plots')
@@ -39,8 +43,8 @@ class PlotTest:
             json.dump(record, f)
 
     def draw(self, out):
-        return subprocess.run([sys.executable, os.path.join(PLOTS, self.SCRIPT), self.records,
-                               os.path.join(self.work, out)], capture_output=True, text=True)
+        # as `python3 SCRIPT RECORDS OUT` runs it, forked with Matplotlib imported (figure_runner.py)
+        return run_script(os.path.join(PLOTS, self.SCRIPT), self.records, os.path.join(self.work, out))
 
     def svg(self, out):
         with open(os.path.join(self.work, out, self.SVG), 'rb') as f:

@@ -8,10 +8,13 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                'book', 'render'))
+from figure_runner import run_script  # noqa: E402  (book/render/figure_runner.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -42,7 +45,7 @@ def svg_texts(path):
 
 
 def run(inputs, out):
-    return subprocess.run([sys.executable, SCRIPT, inputs, out], capture_output=True, text=True)
+    return run_script(SCRIPT, inputs, out)   # as `python3 SCRIPT INPUTS OUT` runs it (figure_runner.py)
 
 
 class RooflineTest(unittest.TestCase):

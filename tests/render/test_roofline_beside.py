@@ -8,10 +8,13 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                'book', 'render'))
+from figure_runner import run_script  # noqa: E402  (book/render/figure_runner.py)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -62,7 +65,7 @@ class BesideTest(unittest.TestCase):
         with open(path, 'w') as f:
             json.dump(data, f)
         out = os.path.join(self.work, name)
-        done = subprocess.run([sys.executable, SCRIPT, path, out], capture_output=True, text=True)
+        done = run_script(SCRIPT, path, out)   # as `python3 SCRIPT PATH OUT` runs it (figure_runner.py)
         self.assertEqual(done.returncode, 0, done.stderr)
         return out
 

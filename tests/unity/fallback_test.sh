@@ -2,8 +2,9 @@
 # fallback_test.sh LAUNCHER CXX: cmake/unity_fallback.sh (CI_UNITY's launcher) with the real C++
 # compiler, on four sources in a unity batch. Sources that compile together give one object, as
 # the compiler alone would. Two that each define the same file-local function (which compile apart
-# but not together) are compiled apart, and the object still holds every source's functions, with
-# one depfile naming every source and no file that is gone. A source with an error of its own fails the build with that
+# but not together) are compiled as one with that name renamed in each, and each source still calls
+# its own; where renaming cannot resolve it, they are compiled apart, and the object still holds
+# every source's functions, with one depfile naming every source and no file that is gone. A source with an error of its own fails the build with that
 # error, as without unity. A file outside a unity folder is compiled unchanged.
 set -u
 launcher=$1 cxx=$2
@@ -28,9 +29,31 @@ compile "$scratch/together.o" || fail "a batch that compiles together failed: $(
 ! grep -q "note:" "$scratch/err" || fail "a batch that compiles together was compiled apart: $(cat "$scratch/err")"
 for f in a b c d; do defines "$scratch/together.o" $f; done
 
-source_file b.cpp one 2 b   # a second anonymous one(): a redefinition when together (c and d still compile as one)
-compile "$scratch/apart.o" || fail "a batch with a name defined twice failed: $(cat "$scratch/err")"
+source_file b.cpp one 2 b   # a second anonymous one(): a redefinition when together
+compile "$scratch/renamed.o" || fail "a batch with a name defined twice failed: $(cat "$scratch/err")"
 grep -q "did not compile as one translation unit" "$scratch/err" || fail "no note of the fallback: $(cat "$scratch/err")"
+grep -q "compiled as one translation unit, one renamed in each source" "$scratch/err" ||
+  fail "one() was not renamed in each source: $(cat "$scratch/err")"
+for f in a b c d; do defines "$scratch/renamed.o" $f; done
+for f in a b c d; do grep -q "$scratch/$f.cpp" "$scratch/renamed.o.d" || fail "the depfile does not name $f.cpp"; done
+for dependency in $(sed 's/^[^:]*://' "$scratch/renamed.o.d"); do
+  [[ -e $dependency ]] || fail "the depfile names $dependency, which does not exist"
+done
+compgen -G "$scratch/renamed.renamed.*" >/dev/null && fail "the renamed batch was left behind: $(ls "$scratch")"
+# b() still returns its own one(), and a() its own: the renamed batch linked and run
+printf 'int a(); int b(); int main() { return a() * 10 + b(); }\n' >"$scratch/main.cpp"
+"$cxx" -o "$scratch/ab" "$scratch/main.cpp" "$scratch/renamed.o" && "$scratch/ab"
+[[ $? -eq 12 ]] || fail "a() and b() do not each return their own one(): $?"
+
+# a clash no renaming resolves (the name of b's one() also names a function a header declares,
+# which c calls), compiled in halves
+printf 'int one();\n' >"$scratch/one.h"
+printf '#include "%s"\nint c() { return one(); }\n' "$scratch/one.h" >"$scratch/c.cpp"
+printf 'int one() { return 1; }\n' >"$scratch/e.cpp"
+batch "$scratch/a.cpp" "$scratch/b.cpp" "$scratch/c.cpp" "$scratch/d.cpp"
+compile "$scratch/apart.o" || fail "a batch with a name defined twice failed: $(cat "$scratch/err")"
+grep -q "compiling its sources in halves" "$scratch/err" || fail "no note of the halves: $(cat "$scratch/err")"
+nm "$scratch/apart.o" | grep -q '_unity_' && fail "a renamed symbol was left in the object: $(nm "$scratch/apart.o")"
 for f in a b c d; do defines "$scratch/apart.o" $f; done
 for f in a b c d; do grep -q "$scratch/$f.cpp" "$scratch/apart.o.d" || fail "the depfile does not name $f.cpp"; done
 [[ $(grep -c ':' "$scratch/apart.o.d") -eq 1 ]] || fail "the depfile holds more than one rule: $(cat "$scratch/apart.o.d")"
@@ -49,4 +72,4 @@ grep -q "c.cpp.*undeclared_name" "$scratch/err" || fail "the source's own error 
 
 "$launcher" "$cxx" -O0 -o "$scratch/alone.o" -c "$scratch/a.cpp" || fail "a plain source failed"
 defines "$scratch/alone.o" a
-echo "fallback_test: together one object; a name defined twice compiled apart into one object and depfile; a broken source fails with its error"
+echo "fallback_test: together one object; a name defined twice renamed in each source, one object; a clash renaming cannot resolve compiled apart into one object and depfile; a broken source fails with its error"

@@ -365,7 +365,9 @@ class ContextAndCeilings(unittest.TestCase):
             'bench/memcpy_bandwidth@2147483648': {'bandwidth': dict(stat, median=memcpy)},
             'bench/copy_cold_l2@16777216': {'bandwidth': stat},
             'bench/read_bandwidth@2147483648': {'bandwidth': dict(stat, median=4.5e12)},
-            'bench/l2_bandwidth@16777216': {'bandwidth': stat},
+            'bench/read_bulk_bandwidth@2147483648x32x3x1x1': {'bandwidth': dict(stat, median=4.4e12)},
+            'bench/l2_bandwidth@16777216': {'bandwidth': dict(stat, median=8e12)},
+            'bench/l2_shared_bandwidth@16777216x32x3x24x0': {'bandwidth': dict(stat, median=9e12)},
             'bench/shared_bandwidth@1024': {'bandwidth': stat},
             'bench/dram_latency@268435456': {'latency': dict(stat, median=6e-7)},
             'bench/dram_latency_wide@4294967296': {'latency': dict(stat, median=9e-7)},
@@ -394,6 +396,14 @@ class ContextAndCeilings(unittest.TestCase):
         del results['bench/launch_latency@1']
         with self.assertRaisesRegex(measure.MeasureError, 'b.json: expected one result for bench/launch_latency'):
             measure.ceilings_from(results, 'b.json')
+
+    def test_read_and_l2_bandwidth_are_the_faster_reader_and_say_which(self):
+        ceilings = measure.ceilings_from(self.appendix_a_results(), 'b.json')
+        self.assertEqual(ceilings['read_bandwidth']['median'], 4.5e12)
+        self.assertEqual(ceilings['read_bandwidth']['from'], 'read_stream_bandwidth')
+        self.assertEqual(ceilings['read_bulk_bandwidth']['median'], 4.4e12)
+        self.assertEqual(ceilings['l2_bandwidth']['median'], 9e12)
+        self.assertEqual(ceilings['l2_bandwidth']['from'], 'l2_shared_bandwidth')
 
     def test_copy_bandwidth_is_the_faster_copy_and_says_which(self):
         ceilings = measure.ceilings_from(self.appendix_a_results(copy=4e12, memcpy=4.2e12), 'b.json')
@@ -524,6 +534,8 @@ class EndToEnd(unittest.TestCase):
         build.mkdir()
         names = ['bench/copy_bandwidth/2147483648', 'bench/memcpy_bandwidth/2147483648',
                  'bench/read_bandwidth/2147483648', 'bench/l2_bandwidth/16777216',
+                 'bench/read_bulk_bandwidth/2147483648/32/3/1/1',
+                 'bench/l2_shared_bandwidth/16777216/32/3/24/0',
                  'bench/shared_bandwidth/1024', 'bench/dram_latency/268435456',
                  'bench/loaded_latency/1024', 'bench/loaded_latency/65536',
                  'bench/fp32_fma_rate/16384', 'bench/bf16_tensor_rate/8192',
@@ -567,8 +579,9 @@ class EndToEnd(unittest.TestCase):
     def with_fake_ncu(self, folder, root, status=0, csv=None):
         """A chapter that asks for counters, and an ncu on PATH that prints the recorded probe
         (or `csv`, its text)."""
-        (root / 'chapters' / 'A-bench.md').write_text(
-            '---\nid: "A"\ntitle: "The bench"\nsrc: bench\nprofile: ["bench/launch_latency@1"]\n---\n')
+        (root / 'chapters' / 'A-bench.md').write_text(  # the span: what ncu is asked to count
+            '---\nid: "A"\ntitle: "The bench"\nsrc: bench\nprofile: ["bench/launch_latency@1"]\n---\n'
+            '[bench/launch_latency@1 : shared_bank_conflicts]{.m}\n')
         fixtures = Path(__file__).resolve().parent / 'fixtures' / 'ncu'
         (root / 'book' / 'ncu-metrics.txt').write_text((fixtures / 'metrics.txt').read_text())
         tools = Path(folder) / 'tools'
@@ -589,8 +602,10 @@ class EndToEnd(unittest.TestCase):
                 code = measure.main(['--root', str(root), '--build', str(build), '--out', str(out)])
             self.assertEqual(code, 0)
             record = json.loads((out / 'nvidia-h200' / 'A.json').read_text())
+            asked = record['profiler'].pop('metrics')
             self.assertEqual(record['profiler'], {'tool': 'ncu', 'version': '2025.3.1.0', 'clock_control': 'none',
                                                   'metrics_file': 'book/ncu-metrics.txt'})
+            self.assertIn('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum', asked)
             result = record['results']['bench/launch_latency@1']
             self.assertEqual(result['time']['n'], 2)
             self.assertEqual(result['shared_bank_conflicts'],

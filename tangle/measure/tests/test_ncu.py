@@ -376,14 +376,17 @@ class ProfileChapter(unittest.TestCase):
             self.assertIsNone(ncu.profile_chapter(REPO, Path('x'), ['reduce/v1@8'], self.results, 'c.md:6'))
         printed.assert_called_once_with('measure: no ncu found: timings only', flush=True)
 
-    def profile(self, keys, output, runs, refuse_nvtx=False):
-        """ncu.profile_chapter with a fake ncu printing `output` (refusing --nvtx when told to); the
-        fake print is kept as self.printed."""
+    def profile(self, keys, output, runs, refuse_nvtx=False,
+                reads='[reduce/v1@8 : shared_bank_conflicts]{.m}\n'):
+        """ncu.profile_chapter with a fake ncu printing `output` (refusing --nvtx when told to), in a
+        book whose one chapter is `reads`; the fake print is kept as self.printed."""
         results = {key: {'time': {'median': 1.0, 'unit': 's'}} for key in keys}
         with tempfile.TemporaryDirectory() as folder:
             root = Path(folder)
             (root / 'book').mkdir()
             (root / ncu.METRICS_FILE).write_text((FIXTURES / 'metrics.txt').read_text())
+            (root / 'chapters').mkdir()  # a chapter that reads the bank conflicts of reduce/
+            (root / 'chapters' / 'r.md').write_text(reads)
 
             def run(command, what, timeout, stderr_lines=None):
                 if refuse_nvtx and '--nvtx' in command:
@@ -400,8 +403,10 @@ class ProfileChapter(unittest.TestCase):
 
     def test_counters_are_merged_into_the_result(self):
         profiler, results, run = self.profile(['reduce/v1@8'], PROBE, {'benchmarks': []})
+        asked = profiler.pop('metrics')
         self.assertEqual(profiler, {'tool': 'ncu', 'version': '2025.3.1.0', 'clock_control': 'none',
                                     'metrics_file': 'book/ncu-metrics.txt'})
+        self.assertIn('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum', asked)
         # an output that names no range (this fixture's ncu ran without --nvtx): profiled again, the
         # second time with the marker
         self.assertEqual(run.call_count, 2)
@@ -411,6 +416,30 @@ class ProfileChapter(unittest.TestCase):
         self.assertEqual(results['reduce/v1@8']['time']['median'], 1.0)
         self.assertEqual(results['reduce/v1@8']['shared_bank_conflicts']['median'], 63488)
         self.assertEqual(results['reduce/v1@8']['profiled_kernels']['median'], 3)
+
+    def test_ncu_counts_only_what_the_book_reads_and_the_rooflines_place(self):
+        _, results, run = self.profile(['reduce/v1@8'], PROBE, {'benchmarks': []},
+                                       reads='[reduce/v1@8 : warp_instructions]{.m}\n')
+        asked = next(a for a in run.call_args[0][0] if ',' in a).split(',')
+        self.assertIn('smsp__inst_executed.sum', asked)  # read by the chapter
+        self.assertIn('dram__bytes_read.sum', asked)  # placed on the roofline
+        self.assertIn('gpu__time_duration.sum', asked)  # the weights, and profiled_kernels
+        self.assertNotIn('l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum', asked)
+        self.assertNotIn('launch__registers_per_thread', asked)
+        self.assertNotIn('shared_bank_conflicts', results['reduce/v1@8'])
+        self.assertIn('warp_instructions', results['reduce/v1@8'])
+
+    def test_the_quantities_read_are_found_after_any_key_of_the_family(self):
+        with tempfile.TemporaryDirectory() as folder:
+            (Path(folder) / 'chapters').mkdir()
+            (Path(folder) / 'chapters' / 'a.md').write_text(
+                '[reduce/v1@2^28 : dram_bytes / reduce/v2@8 : time]{.m}\n'
+                '::: {.claim expr="reduce/v3@8x4 : stall_wait.max < 1 and other/v1@8 : l1_bytes > 0"}\n')
+            (Path(folder) / 'chapters' / 'b.md').write_text('kernels:\n  - [reduce/peer@8 :  sm_clock]\n')
+            self.assertEqual(ncu.quantities_read(folder, 'reduce'),
+                             {'dram_bytes', 'time', 'stall_wait', 'sm_clock'})
+            self.assertEqual(ncu.quantities_read(folder, 'other'), {'l1_bytes'})
+            self.assertEqual(ncu.quantities_read(folder, 'none'), set())
 
     def test_one_process_gives_each_key_its_own_kernels(self):
         runs = {'benchmarks': [{'run_name': 'reduce/v2/8/manual_time'}, {'run_name': 'reduce/v1/8/manual_time'}]}
@@ -466,6 +495,7 @@ class ProfileChapter(unittest.TestCase):
             return output
         results = {k: {'time': {'median': 1.0, 'unit': 's'}} for k in ('reduce/v1@8', 'reduce/v2@8')}
         with mock.patch.object(ncu, 'read_metric_file', return_value=asked), \
+                mock.patch.object(ncu, 'metrics_for', side_effect=lambda metrics, read: list(metrics)), \
                 mock.patch.object(ncu, 'find_ncu', return_value='ncu'), \
                 mock.patch.object(ncu, 'run_profiled', side_effect=refuse_unknown), \
                 mock.patch.object(ncu, 'ncu_version', return_value='2025.3.1.0'), \

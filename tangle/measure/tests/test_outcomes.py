@@ -73,6 +73,8 @@ sys.exit(1 if %r else 0)
 
 CEILING_NAMES = ['bench/copy_bandwidth/2147483648', 'bench/memcpy_bandwidth/2147483648',
                  'bench/read_bandwidth/2147483648', 'bench/l2_bandwidth/16777216',
+                 'bench/read_bulk_bandwidth/2147483648/32/3/1/1',
+                 'bench/l2_shared_bandwidth/16777216/32/3/24/0',
                  'bench/shared_bandwidth/1024', 'bench/dram_latency/268435456',
                  'bench/loaded_latency/1024', 'bench/fp32_fma_rate/16384',
                  'bench/bf16_tensor_rate/8192', 'bench/launch_latency/1',
@@ -238,9 +240,10 @@ class DeviceThatCannotRunEverything(unittest.TestCase):
             code, said = self.measure(root, build, out)
             self.assertEqual(code, measure.INCOMPLETE)
             ceilings = self.read(out, 'machine.json')['ceilings']
-            self.assertEqual(ceilings['read_bandwidth'], {
+            self.assertEqual(ceilings['read_stream_bandwidth'], {
                 'status': 'skipped',
                 'reason': 'bench/read_bandwidth@2147483648: needs 2.0 GiB, 1.5 GiB free'})
+            self.assertEqual(ceilings['read_bandwidth']['from'], 'read_bulk_bandwidth')
             self.assertEqual(ceilings['copy_kernel_bandwidth']['status'], 'failed')
             self.assertEqual(ceilings['copy_bandwidth']['from'], 'memcpy_bandwidth')
             self.assertEqual(ceilings['fp32_fma_rate']['unit'], 'FLOP/s')
