@@ -9,14 +9,17 @@
 // "Little’s"); a name with underscores is also its parts (B_dram: b, dram); a Greek letter is
 // also its name (λ = lambda). A word of letters is indexed and asked as its stem (stem: divergence,
 // divergent -> diverg; tiled, tiling -> til), common words (STOP) are neither indexed nor asked,
-// and a query's word is also asked as its synonyms (SYNONYMS: HBM = DRAM, smem = shared memory).
-// A word with a digit or an underscore is a name and stays whole: `float4` and `__syncthreads`
-// are found as typed.
+// and a query's word is also asked as its synonyms (SYNONYMS: HBM = DRAM, smem = shared memory);
+// a typed word the index does not hold, with two neighbouring letters swapped, is asked as the
+// word the swap makes (corrected()). A word with a digit or an underscore is a name and stays
+// whole: `float4` and `__syncthreads` are found as typed.
 // Ranking (search()): a section's score sums, for each part of the query, the best score of the
 // ways it may be written (itself or a synonym); it is multiplied by the square of the share of the
 // query's weight it holds (a part weighs its rarity), by how much of that its heading and the terms
-// it first defines in italics hold, by a phrase's bonus where the words stand side by side, and by
-// its page's weight (PAGE_BOOST). tests/render/search_share.js measures it on learner queries.
+// it first defines in italics hold, by a phrase's bonus where the words stand side by side, by
+// its page's weight (PAGE_BOOST) and by its own (SECTION_BOOST: exercises, answers and the
+// apparatus's sections below the sections that teach). tests/render/search_share.js measures it
+// on learner queries, those it was tuned to and those held out.
 (function (root) {
   'use strict';
   var GREEK = { 'α': 'alpha', 'β': 'beta', 'γ': 'gamma', 'δ': 'delta', 'ε': 'epsilon', 'ζ': 'zeta',
@@ -25,9 +28,9 @@
   var WORD = /[\p{L}\p{N}_]+/gu;
 
   var STOP = {};
-  ('a an and are as at be been between but by can do does for from has have how i if in into is it its of on ' +
-   'or per so than that the their them then there these they this those to was we what when where which ' +
-   'while who why will with you your')
+  ('a am an and are as at be been between but by can could did do does for from has have how i if in into is ' +
+   'it its me my of on or our per should so than that the their them then there these they this those to us ' +
+   'was we were what when where which while who why will with would you your')
     .split(' ').forEach(function (w) { STOP[w] = true; });
 
   // A query's word, and what else it may be written as in the book (each side of a pair finds the
@@ -49,7 +52,9 @@
     ['privatization', 'per block'], ['privatisation', 'per block'], ['sass', 'machine code'],
     ['matrix multiplication', 'matmul'], ['matrix multiply', 'matrix multiplication'],
     ['variance', 'spread'], ['variability', 'spread'], ['noise', 'spread'],
-    ['comparison', 'against'], ['compared', 'against'], ['vs', 'against'], ['versus', 'against']
+    ['comparison', 'against'], ['compared', 'against'], ['vs', 'against'], ['versus', 'against'],
+    ['unaligned', 'misaligned'], ['aos', 'array of structures'], ['soa', 'structure of arrays'],
+    ['simt', 'warp'], ['1d', 'one dimensional'], ['2d', 'two dimensional']
   ];
   var SYNONYM = {};
   SYNONYMS.forEach(function (group) {
@@ -76,6 +81,12 @@
     'able', 'ibles', 'ible', 'ically', 'ical', 'ally', 'als', 'al', 'ers', 'er', 'ives', 'ive', 'ies',
     'ied', 'ed', 'ly', 'es', 's'];
   var INFLECTIONS = { ings: 1, ing: 1, ers: 1, er: 1, ed: 1, es: 1, s: 1 };
+  var AGENT = { er: 1, ers: 1 };
+  // Porter's measure: the number of vowel-consonant sequences (tim 1, count 1, regist 2)
+  function measure(w) {
+    var m = w.replace(/[^aeiouy]+/g, 'C').replace(/[aeiouy]+/g, 'V').replace(/^C/, '').match(/VC/g);
+    return m ? m.length : 0;
+  }
   function stem(word) {
     if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
     var cut = false;
@@ -86,6 +97,7 @@
       for (var i = 0; i < SUFFIXES.length; i++) {
         var s = SUFFIXES[i];
         if (word.length - s.length >= (INFLECTIONS[s] ? 3 : 4) && word.slice(-s.length) === s &&
+            (!AGENT[s] || measure(word.slice(0, -s.length)) > 1) &&
             // a final s that is no plural: access, class, status, analysis
             !(s === 's' && /[su]s$|is$/.test(word))) {
           word = word.slice(0, -s.length);
@@ -131,14 +143,15 @@
   // (f), the rest of its prose (t), the terms it first sets in italics (d: firstDefinitions), its
   // formulas' words (x), the identifiers of the chapter's own
   // code (c) and of its apparatus (a: tests, benchmark registrations, launchers, folded on the
-  // page), and the chapter's title (l). A heading and a first paragraph say what a section is
+  // page), the chapter's title (l), and what the book's cross-references to it call it (r: anchor
+  // text, "Little's law (lesson 1.3)"). A heading and a first paragraph say what a section is
   // about; code names what it does, and the apparatus repeats the chapter's names in every test:
   // their weights, in FIELD_BOOST, put the prose far above them.
-  var FIELD_BOOST = { h: 4, d: 3, f: 2, t: 0.7, x: 0.7, c: 0.2, a: 0.05, l: 1 };
+  var FIELD_BOOST = { h: 4, d: 3, f: 2, t: 0.7, x: 0.7, c: 0.2, a: 0.05, l: 1, r: 1 };
 
   function options(sections) {
     return {
-      fields: ['h', 'd', 'f', 't', 'x', 'c', 'a', 'l'],
+      fields: ['h', 'd', 'f', 't', 'x', 'c', 'a', 'l', 'r'],
       tokenize: tokenize,
       processTerm: indexTerm,
       searchOptions: {
@@ -261,7 +274,7 @@
     var defined = firstDefinitions(sections);
     return sections.map(function (s, i) {
       return { id: i, h: s.h, d: defined[i], f: s.f || '', t: s.t || '', x: s.x || '', c: codeWords(s, false),
-               a: codeWords(s, true), l: s.c };
+               a: codeWords(s, true), l: s.c, r: s.r || '' };
     });
   }
 
@@ -363,6 +376,17 @@
   // the GPUs page (tables under the chapters' own titles) and appendix B (a row a symbol, each
   // pointing to the chapter that uses it) rank below the chapters' own sections
   var PAGE_BOOST = { 'gpus.html': 0.3, 'B-symbols.html': 0.5 };
+  // Sections that use a chapter's words without teaching them, at SECTION_BOOST where the query's
+  // words are not in their heading (a reader typing "tests" asks for them): a chapter's exercises
+  // and answers, which restate its terms to ask about them, and the sections of its apparatus (the
+  // book's skeleton, book/CONVENTIONS.md: tests, benchmarks, launchers, the CPU references).
+  var SECTION_BOOST = { exercises: 0.5, answers: 0.5, apparatus: 0.5 };
+  var APPARATUS = /^(the )?(gpu |cpu )?(tests?|testing|benchmarks?|measuring|launchers|references?)\b/;
+  function sectionBoost(s, asked) {
+    if (asked) return 1;
+    var h = normal(s.h || '');
+    return SECTION_BOOST[h] || (APPARATUS.test(h) ? SECTION_BOOST.apparatus : 1);
+  }
 
   // The query's words (stop words out) as stems, in order; a text's words likewise.
   function stems(text) {
@@ -399,7 +423,24 @@
     return sections.stems;
   }
 
+  // The query with each word of letters the index does not hold, where two neighbouring letters
+  // swapped make one it holds, so written (occupnacy: occupancy; conflcits: conflicts): the commonest
+  // typo, two edits for the engine's fuzzy match, which allows one.
+  function corrected(engine, query) {
+    var held = function (w) { var t = queryTerm(w); return !t || (engine._index && engine._index.has(t)); };
+    return tokenize(query).map(function (w) {
+      if (w.length < 4 || STOP[w] || !/^[a-z]+$/.test(w) || held(w)) return w;
+      for (var i = 0; i + 1 < w.length; i++) {
+        // a word whose stem is a word's, not a syllable's (shaered's stem sha is not sheared's)
+        var swapped = w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2);
+        if (swapped !== w && queryTerm(swapped).length >= 4 && held(swapped)) return swapped;
+      }
+      return w;
+    }).join(' ');
+  }
+
   function search(engine, sections, query, limit) {
+    query = corrected(engine, query);
     var parts = queryParts(query);
     if (!parts.length) return [];
     // each way a part may be written asked alone: a section's score for a part is its best way's (a
@@ -443,10 +484,11 @@
     var known = stemsOf(sections);
     var rows = hits.map(function (hit) {
       var s = sections[hit.id];
-      var about = 1 + TUNE.head * covers(known.head[hit.id]) + TUNE.defined * covers(known.defined[hit.id]);
+      var head = covers(known.head[hit.id]);
+      var about = 1 + TUNE.head * head + TUNE.defined * covers(known.defined[hit.id]);
       var share = weights.reduce(function (a, w, i) { return a + (hit.parts[i] > 0 ? w : 0); }, 0) / total;
       var sum = hit.parts.reduce(function (a, b) { return a + b; }, 0);
-      return { hit: hit, score: sum * Math.pow(share, TUNE.shareExp) * (PAGE_BOOST[s.p] || 1) * about };
+      return { hit: hit, score: sum * Math.pow(share, TUNE.shareExp) * (PAGE_BOOST[s.p] || 1) * sectionBoost(s, head > 0) * about };
     });
     rows.sort(function (a, b) { return b.score - a.score; });
     // the best rows again, with the phrase's bonus
@@ -466,7 +508,7 @@
 
   var api = { normal: normal, tokenize: tokenize, terms: terms, stem: stem, GREEK: GREEK, STOP: STOP,
               SYNONYM: SYNONYM, options: options, build: build, load: load, documents: documents, queryTree: queryTree, queryParts: queryParts,
-              search: search, expansions: expansions, compact: compact, loadNow: loadNow, TUNE: TUNE, PAGE_BOOST: PAGE_BOOST, FIELD_BOOST: FIELD_BOOST };
+              search: search, expansions: expansions, compact: compact, loadNow: loadNow, TUNE: TUNE, PAGE_BOOST: PAGE_BOOST, SECTION_BOOST: SECTION_BOOST, FIELD_BOOST: FIELD_BOOST };
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.BookSearch = api;
 })(typeof window !== 'undefined' ? window : this);

@@ -1013,14 +1013,17 @@ def search_queries(root):
 SEARCH_QUERIES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                               'tests', 'render', 'search-queries.tsv')
 SEARCH_SHARE_GOAL = 0.9   # the share of the learner queries whose first result is their section (issue 36)
-SEARCH_SHARE_FLOOR = 0.85  # under it, an error: the share reached (98 of 114; 61 of 77 before); raised as ranking improves, never lowered
+SEARCH_SHARE_FLOOR = 0.72  # under it, an error: the share reached on the whole file (147 of 201 on main 08a362c's book:
+# 99 of the 114 tuned to or written before, 18 of the 30 of the dev set, 23 of the 41 and 7 of the 16 held out);
+# raised as ranking improves, lowered only where new queries join
 
 
 def search_share(root, errors, warnings):
     """(found first, queries): tests/render/search_share.js, the book's own search under Node, on the
     learner queries, where Node is installed and the book holds the pages they name (not the test
     fixture); a share under SEARCH_SHARE_FLOOR is an error, one under SEARCH_SHARE_GOAL a warning,
-    naming the misses. None otherwise."""
+    naming the misses. None otherwise. The third number pair: the held-out groups' ("#= held-out-N",
+    written after a ranking change and never tuned to: the share a reader's own queries can expect)."""
     node = shutil.which('node')
     if not node or not os.path.exists(os.path.join(root, '1.1-warps.html')) or not os.path.exists(SEARCH_QUERIES):
         return None
@@ -1039,7 +1042,8 @@ def search_share(root, errors, warnings):
     elif found['found'] < SEARCH_SHARE_GOAL * found['total']:
         warnings.append('search: %d of %d learner queries find their section first, under the goal of %.0f%%; the '
                         'misses: %s' % (found['found'], found['total'], 100 * SEARCH_SHARE_GOAL, misses))
-    return found['found'], found['total']
+    held = [r for r in found['results'] if r['group'].startswith('held-out')]
+    return found['found'], found['total'], sum(1 for r in held if r['first']), len(held)
 
 
 def check_search(browser, root, errors, dark=True):
@@ -1635,7 +1639,8 @@ def main(argv):
             share = search_share(root, errors, warnings)
             if share:
                 print('check-rendered: search: %d of %d learner queries (tests/render/search-queries.tsv) find their '
-                      'section first, %.0f%%' % (share[0], share[1], 100.0 * share[0] / share[1]))
+                      'section first, %.0f%%; of those held out (never tuned to), %d of %d'
+                      % (share[0], share[1], 100.0 * share[0] / share[1], share[2], share[3]))
             searched = found[1] or []
             errors += found_errors[1]
             review = [r for (what, _), r in searched if what == REVIEW]

@@ -4,7 +4,9 @@ book defines them), and its code blocks' identifiers, each block marked where it
 folded on the page), which book/search-core.js weighs field by field,
 the prose far above the code. Neither a claim's verdict, the comparisons folded under it, the dated
 box (the same symbols in every chapter and the run's numbers), nor the date and download line is
-indexed. A formula is kept as searchable words (x: B_\\text{dram} gives B_dram, \\lambda gives lambda
+indexed. A section is also indexed with what the book's cross-references to it call it (r,
+referred_as: "Little's law (lesson 1.3)", "chapter 3.3's online softmax"), as a web search reads the
+links to a page. A formula is kept as searchable words (x: B_\\text{dram} gives B_dram, \\lambda gives lambda
 and λ); a code block as its identifiers. A paragraph, cell or code block of fewer than SHORT
 characters is left out unless it holds a formula: those are table cells ("1", "rung", "1×").
 One fragment per chapter is kept in .render/search/ (remade only when its page changed); the
@@ -44,6 +46,29 @@ def tex_words(tex):
     return ' '.join(text.replace('{', ' ').replace('}', ' ').split())
 
 
+XREF_TARGET = re.compile(r'^[0-9A-Z][\w.-]*\.html(#[\w.-]*)?$')
+CLAUSE_END = re.compile(r'[,;:.()\[\]—–]')
+
+
+def referred_as(before, after):
+    """What a sentence calls the section a cross-reference points to, in at most three words:
+    the words of a possessive after it ("chapter 3.3's online softmax"), or those just before it
+    where they name what it holds ("Little's law (lesson 1.3)", "the access pattern of lesson
+    2.1"); '' where neither (most references only say where)."""
+    owned = re.match(r"^[’']s\s+([^,;:.()\[\]—–]+)", after)
+    if owned:
+        return ' '.join(owned.group(1).split()[:3])
+    head = before.rstrip()
+    if head.endswith('('):
+        head = head[:-1]
+    elif re.search(r'\b(?:of|in)$', head):
+        head = re.sub(r'\s*\b(?:of|in)$', '', head)
+    else:
+        return ''
+    clause = CLAUSE_END.split(head)[-1].split()
+    return ' '.join(clause[-3:])
+
+
 def code_words(code):
     """A code block's identifiers, each once, in order of first use."""
     seen = dict.fromkeys(w for w in IDENTIFIER.findall(code) if len(w) > 1)
@@ -64,6 +89,7 @@ class _Collector(html.parser.HTMLParser):
         self.box = 0            # the depth of <div>s inside the dated box (0: outside it)
         self.meta = False
         self.em, self.terms = None, []   # an <em> in a paragraph (its text), and those of this block
+        self.xref, self.refs = None, []  # a cross-reference being read, and those of this block
 
     def handle_starttag(self, tag, attrs):
         if tag == 'main':
@@ -88,12 +114,15 @@ class _Collector(html.parser.HTMLParser):
                 self.code_anchor = a['id']
         if tag == 'pre' and self.code is None:
             self.code = []
+        if (tag == 'a' and self.block in TEXT_TAGS and self.skip == 0 and 'xref' in (a.get('class') or '').split()
+                and XREF_TARGET.match(a.get('href') or '')):
+            self.xref = [a['href'], len(''.join(self.text))]
         if tag == 'em' and self.block in TEXT_TAGS and self.skip == 0:
             self.em = []
         if tag in SKIP:
             self.skip += 1
         elif self.skip == 0 and self.block is None and (tag in HEADINGS or tag in TEXT_TAGS):
-            self.block, self.text, self.extra, self.terms = tag, [], [], []
+            self.block, self.text, self.extra, self.terms, self.refs = tag, [], [], [], []
             # the date and download line, and the line that tells how many claims hold on this GPU
             self.meta = bool({'chapter-meta', 'told'} & set((a.get('class') or '').split()))
             if tag in HEADINGS:
@@ -116,6 +145,9 @@ class _Collector(html.parser.HTMLParser):
             if self.block and words:
                 self.extra.append(words)
             self.tex = None
+        if tag == 'a' and self.xref is not None:
+            self.refs.append((self.xref[0], self.xref[1], len(''.join(self.text))))
+            self.xref = None
         if tag == 'em' and self.em is not None:
             self.terms.append(' '.join(''.join(self.em).split()))
             self.em = None
@@ -137,6 +169,11 @@ class _Collector(html.parser.HTMLParser):
                 self.entries.append(('p', self.anchor, self.heading, text, extra, self.anchor))
                 if self.terms:      # the terms it sets in italics, where the prose defines them
                     self.entries.append(('d', self.anchor, self.heading, '\n'.join(self.terms), '', self.anchor))
+                raw = ''.join(self.text)
+                for href, start, end in self.refs:     # what the prose calls the sections it points to
+                    words = referred_as(raw[:start], raw[end:])
+                    if words:
+                        self.entries.append(('r', self.anchor, self.heading, words, href, self.anchor))
             self.block = None
 
     def handle_data(self, data):
@@ -156,7 +193,8 @@ def page_entries(page_path, href, chapter_label):
       p, a, c: the page, the heading's anchor, the chapter ('1.2 Waves and the tail');
       h: the heading; f: the section's first paragraph (or list item, cell); t: the rest of its prose;
       x: the words of its formulas; d: the terms its prose sets in italics, one a line (<em>: where
-      the book defines a term); k: its code blocks, [anchor, identifiers, 1 if apparatus].
+      the book defines a term); k: its code blocks, [anchor, identifiers, 1 if apparatus]; o: the
+      sections its cross-references point to, [page#anchor, what it calls each] (referred()).
     A paragraph, cell or code block of fewer than SHORT characters is left out unless it holds a
     formula."""
     collector = _Collector()
@@ -164,6 +202,11 @@ def page_entries(page_path, href, chapter_label):
         collector.feed(f.read())
     sections, by_anchor = [], {}
     for k, a, h, t, x, section in collector.entries:
+        if k == 'r':                # a cross-reference: [the section it points to, what it is called]
+            s = by_anchor.get(section)
+            if s is not None:
+                s.setdefault('o', []).append([x if '#' in x else x + '#', t])
+            continue
         if k not in ('h', 'd') and len(t.strip()) < SHORT and not (k == 'p' and x):
             continue                # a short cell, unless it holds a formula (a symbol's own row)
         s = by_anchor.get(section)
@@ -228,6 +271,18 @@ def prebuilt_engine(out_dir, sections_json):
     return done.stdout
 
 
+def referred(sections):
+    """Each section's r: what the book's cross-references to it call it, one a line (anchor text,
+    as a web search reads the links to a page: "Little's law (lesson 1.3)" tells what lesson 1.3
+    is about), from the references each section makes (o, dropped here)."""
+    by_target = {s['p'] + '#' + s['a']: s for s in sections}
+    for s in sections:
+        for target, words in s.pop('o', []):
+            to = by_target.get(target)
+            if to is not None:
+                to['r'] = (to.get('r', '') + '\n' + words).strip()
+
+
 def write_index(out_dir, chapters):
     """Joins the chapters' fragments into search-index.js (the only form book.js reads): the
     sections, and the engine built over them (prebuilt_engine), remade only when the sections or
@@ -237,6 +292,7 @@ def write_index(out_dir, chapters):
         path = os.path.join(out_dir, FRAGMENTS, chapter['basename'] + '.json')
         with open(path, encoding='utf-8') as f:
             sections += json.load(f)
+    referred(sections)
     text = json.dumps(sections, ensure_ascii=False, separators=(',', ':'))
     stale = os.path.join(out_dir, 'search-index.json')      # written by earlier renders, read by nothing
     if os.path.exists(stale):
@@ -251,7 +307,7 @@ def write_index(out_dir, chapters):
                 return len(sections)
     engine = prebuilt_engine(out_dir, text)
     if engine:      # the code's identifiers are in the engine; a row leads to its section's anchor
-        text = json.dumps([{k: v for k, v in s.items() if k != 'k'} for s in sections],
+        text = json.dumps([{k: v for k, v in s.items() if k not in ('k', 'r')} for s in sections],
                           ensure_ascii=False, separators=(',', ':'))
     write_file(target, head + text + (',"engine":' + engine if engine else '') + '};\n')
     return len(sections)

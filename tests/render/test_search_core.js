@@ -97,4 +97,36 @@ assert.strictEqual(first2('register reuse'), 'regs', 'appendix B ranks below a c
 // a part counts once however it is written: a synonym's words do not add to the typed word's
 const parts = S.queryParts('histogram privatization');
 assert.strictEqual(JSON.stringify(parts[1].ways.slice(-1)[0]), '["block"]', 'a synonym of stop words and words: per block -> block');
+// -er comes off only where Porter's measure is over 1: a timer is no time, a counter no count
+assert.notStrictEqual(S.stem('timer'), S.stem('time'));
+assert.notStrictEqual(S.stem('counters'), S.stem('count'));
+assert.strictEqual(S.stem('registers'), S.stem('register'));
+
+// a typed word the index does not hold, two neighbouring letters swapped, is asked as the word it holds
+assert.strictEqual(first2('swizzilng'), 'swz', 'a transposition is corrected');
+assert.strictEqual(first2('misalgined access'), 'mis');
+// field vocabulary: AoS is an array of structures
+const book3 = [
+  { p: '2.1.html', a: 'aos', c: '2.1 Coalescing', h: 'An array of structures against a structure of arrays',
+    f: 'Each thread reads one field of a record.', t: 'A warp of the array of structures touches 32 sectors where 4 would do.' },
+  { p: '2.1.html', a: 'tests', c: '2.1 Coalescing', h: 'Tests: every kernel against its reference',
+    f: 'The tests compare each layout with its reference.', k: [['code-aos', 'aos_read soa_read', 1]] },
+  { p: '2.1.html', a: 'ex', c: '2.1 Coalescing', h: 'Exercises',
+    f: 'Why does a record read field by field touch more sectors?' },
+  { p: '2.1.html', a: 'rec', c: '2.1 Coalescing', h: 'Layouts',
+    f: 'A record read field by field touches more sectors than it needs.' },
+  { p: '2.1.html', a: 'cmp', c: '2.1 Coalescing', h: 'Counting',
+    f: 'To compare each layout, count the sectors a warp reads with it.' },
+];
+const engine3 = S.build(MiniSearch, book3);
+engine3.addAll(S.documents(book3));
+const first3 = (q) => { const r = S.search(engine3, book3, q, 10); return r.length ? r[0].entry.a : null; };
+assert.strictEqual(first3('AoS vs SoA'), 'aos', 'AoS and SoA are the layouts\' names, above the tests that name them in code');
+// exercises and the apparatus rank below the section that teaches as well (each pair scores within a
+// few percent without SECTION_BOOST), unless their heading is asked for
+assert.strictEqual(first3('record sectors'), 'rec', 'the exercise restating a term ranks below the section teaching it');
+assert.strictEqual(first3('compare each layout'), 'cmp', 'the tests\' section ranks below the section teaching it');
+assert.strictEqual(first3('layout reference'), 'tests', 'the tests\' section asked for by its heading');
+assert.strictEqual(first3('exercises'), 'ex', 'the exercises asked for by their heading');
+
 console.log('test_search_core: all passed');

@@ -1,0 +1,62 @@
+#!/usr/bin/python3
+"""The search index's anchor text (book/render/search_index.py): what the book's cross-references
+call the section they point to is indexed with that section (r), from a page of the constructs it
+reads, without a render."""
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), 'book', 'render'))
+import search_index  # noqa: E402
+
+PAGE = """<!DOCTYPE html><html><body><main>
+<h1 id="">2.3 Reuse</h1>
+<p>The bytes in flight of <a href="1.3-occupancy.html" class="xref">lesson 1.3</a> set the bandwidth of every read.</p>
+<h2 id="rows">Rows</h2>
+<p>By Little’s law (<a href="1.3-occupancy.html#the-idea-in-symbols" class="xref">lesson 1.3</a>) a block alone reads little.</p>
+<p>It merges as <a href="3.3-fusion.html#rung-2-online-two-reads" class="xref">chapter 3.3</a>’s online softmax does, row by row.</p>
+<p>The ceiling was measured (<a href="A-bench.html" class="xref">appendix A</a> says how) on this GPU.</p>
+<p>A plain link to <a href="https://example.com/" class="xref">a site</a> is no cross-reference at all.</p>
+</main></body></html>"""
+
+
+class ReferredAs(unittest.TestCase):
+    def test_a_possessive_names_what_it_points_to(self):
+        self.assertEqual(search_index.referred_as('as ', '’s online softmax does, row by row.'), 'online softmax does')
+
+    def test_the_words_before_a_parenthesis_or_of_name_it(self):
+        self.assertEqual(search_index.referred_as('By Little’s law (', ') a block'), 'By Little’s law')
+        self.assertEqual(search_index.referred_as('The bytes in flight of ', ' set'), 'bytes in flight')
+
+    def test_a_reference_that_only_says_where_names_nothing(self):
+        self.assertEqual(search_index.referred_as('see ', ' for more'), '')
+        self.assertEqual(search_index.referred_as('as ', ' says'), '')
+
+
+class AnchorText(unittest.TestCase):
+    def setUp(self):
+        fd, self.page = tempfile.mkstemp(suffix='.html')
+        with os.fdopen(fd, 'w', encoding='utf-8') as f:
+            f.write(PAGE)
+        self.addCleanup(os.remove, self.page)
+
+    def test_a_section_lists_the_sections_it_points_to_and_what_it_calls_them(self):
+        sections = search_index.page_entries(self.page, '2.3-reuse.html', '2.3 Reuse')
+        self.assertEqual(sections[0]['o'], [['1.3-occupancy.html#', 'bytes in flight']])
+        self.assertEqual(sections[1]['o'][:2], [['1.3-occupancy.html#the-idea-in-symbols', 'By Little’s law'],
+                                                ['3.3-fusion.html#rung-2-online-two-reads', 'online softmax does']])
+        self.assertNotIn('example.com', str(sections), 'a link out of the book is no cross-reference')
+
+    def test_the_index_gives_each_target_what_the_references_call_it(self):
+        sections = search_index.page_entries(self.page, '2.3-reuse.html', '2.3 Reuse')
+        targets = [{'p': '1.3-occupancy.html', 'a': ''}, {'p': '1.3-occupancy.html', 'a': 'the-idea-in-symbols'}]
+        search_index.referred(sections + targets)
+        self.assertEqual(targets[0]['r'], 'bytes in flight')
+        self.assertEqual(targets[1]['r'], 'By Little’s law')
+        self.assertNotIn('o', sections[0], 'the references are read once, not shipped')
+
+
+if __name__ == '__main__':
+    unittest.main()
