@@ -14,6 +14,8 @@ import re
 import subprocess
 import tempfile
 
+import chromium
+
 AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']
 PHONE_WIDTH = 390
 
@@ -81,10 +83,7 @@ def check_api(browser, root, errors, axe=None, widths=(PHONE_WIDTH,), pages=None
                     'runAll(%s, %s, %s, %s);</script></body></html>\n'
                     % (SCRIPT, listed, json.dumps('file://' + axe if axe else ''), json.dumps(AXE_TAGS),
                        json.dumps(list(widths))))
-        command = [browser, '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-                   '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars',
-                   '--allow-file-access-from-files', '--user-data-dir=' + os.path.join(work, 'profile'),
-                   '--window-size=1380,1000', '--virtual-time-budget=600000', '--dump-dom', 'file://' + page]
+        command = chromium.dump_dom(browser, work, (1380, 1000), 600000, 'file://' + page)
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=900)
         except subprocess.TimeoutExpired:

@@ -95,6 +95,7 @@ import zipfile
 import lxml.etree   # python3-lxml (make deps)
 
 import check_api
+import chromium
 import check_outputs
 
 PLACEHOLDERS = [('{.m', 'an unresolved measurement key'), (']{.', 'an unrendered span'),
@@ -784,9 +785,8 @@ def finish_epubcheck(runs, errors):
 
 def screenshot(browser, page, png, dark, size=(1200, 1600)):
     with tempfile.TemporaryDirectory() as profile:
-        command = [browser, '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-                   '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars',
-                   '--user-data-dir=' + profile, '--screenshot=' + png, '--window-size=%d,%d' % size]
+        command = [browser] + chromium.HEADLESS + ['--user-data-dir=' + profile, '--screenshot=' + png,
+                                                   '--window-size=%d,%d' % size]
         if dark:
             command += ['--force-dark-mode', '--blink-settings=preferredColorScheme=0']
         subprocess.run(command + ['file://' + os.path.abspath(page)], capture_output=True, timeout=120)
@@ -825,11 +825,7 @@ def measure_on_phone(browser, root, names, screen=PHONE):
         with open(page, 'w', encoding='utf-8') as f:
             f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n%s<script>%s</script>'
                     '</body></html>\n' % (frames, PHONE_SCRIPT))
-        command = [browser, '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-                   '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars',
-                   '--allow-file-access-from-files', '--user-data-dir=' + os.path.join(work, 'profile'),
-                   '--window-size=1200,%d' % height, '--virtual-time-budget=10000', '--dump-dom',
-                   'file://' + page]
+        command = chromium.dump_dom(browser, work, (1200, height), 10000, 'file://' + page)
         done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     found = re.search(r'<pre id="phone-widths">(.*?)</pre>', done.stdout, re.S)
     if not found:
@@ -847,11 +843,7 @@ def check_desktop_code(browser, root, pages, errors):
         with open(page, 'w', encoding='utf-8') as f:
             f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n%s<script>%s</script>'
                     '</body></html>\n' % (frames, DESKTOP_SCRIPT))
-        command = [browser, '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-                   '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars',
-                   '--allow-file-access-from-files', '--user-data-dir=' + os.path.join(work, 'profile'),
-                   '--window-size=%d,%d' % (width + 100, height), '--virtual-time-budget=10000', '--dump-dom',
-                   'file://' + page]
+        command = chromium.dump_dom(browser, work, (width + 100, height), 10000, 'file://' + page)
         done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     found = re.search(r'<pre id="desktop-code">(.*?)</pre>', done.stdout, re.S)
     if not found:
@@ -1063,10 +1055,7 @@ def check_search(browser, root, errors, dark=True):
         with open(page, 'w', encoding='utf-8') as f:
             f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n%s<script>%s</script>'
                     '</body></html>\n' % (frames, SEARCH_SCRIPT))
-        command = [browser, '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-                   '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars',
-                   '--allow-file-access-from-files', '--user-data-dir=' + os.path.join(work, 'profile'),
-                   '--window-size=1200,%d' % height, '--virtual-time-budget=300000', '--dump-dom']
+        command = chromium.dump_dom(browser, work, (1200, height), 300000)
         if dark:
             command += ['--force-dark-mode', '--blink-settings=preferredColorScheme=0']
         done = subprocess.run(command + ['file://' + page], capture_output=True, text=True, timeout=900)
@@ -1368,10 +1357,7 @@ def check_axe(browser, root, pages, errors, themes=('light', 'dark')):
             f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n<script>%s\n'
                     'runAll(%s, %s, %s);</script></body></html>\n'
                     % (AXE_SCRIPT, listed, json.dumps(list(themes)), json.dumps(file_url(axe))))
-        command = [browser, '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-                   '--disable-component-update', '--disable-sync', '--no-first-run', '--hide-scrollbars',
-                   '--allow-file-access-from-files', '--user-data-dir=' + os.path.join(work, 'profile'),
-                   '--window-size=1380,1000', '--virtual-time-budget=900000', '--dump-dom', 'file://' + page]
+        command = chromium.dump_dom(browser, work, (1380, 1000), 900000, 'file://' + page)
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=1200)
         except subprocess.TimeoutExpired:
