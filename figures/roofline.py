@@ -16,7 +16,7 @@ chapter's points. In the levels figure each kernel with an L2 count has up to fo
 FLOP/s, joined: per DRAM byte, per L2 byte, per global/local byte through L1 (l1tex__t_bytes, no
 shared memory) and per shared-memory byte (128 B for each wavefront of the LSU's shared pipe: an
 upper bound of the bytes, exactly the pipe's work in B_smem's units), under the DRAM roofs, B_L2
-(a measured 16-byte __ldcg stream, not the L2's ceiling) and B_smem (the L1's data path, which
+(appendix A's measured L2 bandwidth) and B_smem (the L1's data path, which
 global, local and shared bytes all pass). A kernel the weaver marks lsu_unseen_bytes (TMA, wgmma:
 traffic neither counter sees) has no L1 or shared point, and the legend says so. Log-log.
 

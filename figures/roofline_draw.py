@@ -11,10 +11,9 @@ SALT = 'kernels-and-the-machine'
 MEMORY_ROOFS = [('dram_theoretical', r'$B_\mathrm{dram}$', '#777777', (0, (5, 3)), 'theoretical'),
                 ('read_bandwidth', r'$B_\mathrm{read}$', '#c45a00', '-', 'measured'),
                 ('copy_bandwidth', r'$B_\mathrm{copy}$', '#1f5fa8', '-', 'measured')]
-# B_L2 is one measured stream (16-byte __ldcg loads from every SM), not the L2's ceiling: TMA reads
-# L2 faster. B_smem, measured with shared loads, is the L1's data path, which global and local
+# B_L2 is appendix A's measured L2 bandwidth (the faster of its L2 readers). B_smem, measured with shared loads, is the L1's data path, which global and local
 # bytes pass as well as shared ones: the roof of both L1 levels.
-LEVEL_ROOFS = [('l2_bandwidth', r'$B_\mathrm{L2}$', '#2a8a3e', (0, (1, 1.5)), '16-byte ldcg stream'),
+LEVEL_ROOFS = [('l2_bandwidth', r'$B_\mathrm{L2}$', '#2a8a3e', (0, (1, 1.5)), 'measured'),
                ('shared_bandwidth', r'$B_\mathrm{smem}$', '#8e44ad', (0, (4, 1.5, 1, 1.5)), 'L1 data path: ▲ ◆')]
 COMPUTE_ROOFS = [('fp32_fma_rate', r'$F_\mathrm{fp32}$', '#222222', '-', 'measured'),
                  ('bf16_tensor_rate', r'$F_\mathrm{bf16}$', '#222222', (0, (6, 2, 1, 2)), 'cuBLAS')]

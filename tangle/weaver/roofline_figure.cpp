@@ -228,10 +228,9 @@ std::string levels_figure(const std::string& id, const std::vector<PlacedPoint>&
   std::string list = dram.empty() ? "" : dram + " (DRAM)",
               math = dram.empty() ? "" : dram_math + " for DRAM";
   if (roofs.count("l2_bandwidth")) {
-    list += std::string(list.empty() ? "" : ", ") + "B_L2 (a measured stream of __ldcg loads)";
+    list += std::string(list.empty() ? "" : ", ") + "B_L2 (L2, measured)";
     math += std::string(math.empty() ? "" : "; ") +
-            "$B_\\text{L2}$ for L2, a measured stream of 16-byte `__ldcg` loads, not the L2's "
-            "ceiling";
+            "$B_\\text{L2}$ for L2, appendix A's measured L2 bandwidth";
   }
   if (roofs.count("shared_bandwidth")) {
     list += std::string(list.empty() ? "" : ", ") + "B_smem (L1 and shared)";

@@ -169,8 +169,8 @@ class RooflineTest(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         texts = svg_texts(os.path.join(out, 'roofline-3.1-levels.svg'))
         self.assertIn('FLOP per byte at each level, counted by ncu', texts)
-        # B_L2 is one measured stream, not the L2's ceiling; the L1 level is global and local bytes.
-        self.assertIn(r'$B_\mathrm{L2}$ 11 TB/s (16-byte ldcg stream)', texts)
+        # B_L2 is appendix A's measured L2 bandwidth; the L1 level is global and local bytes.
+        self.assertIn(r'$B_\mathrm{L2}$ 11 TB/s (measured)', texts)
         self.assertIn('per L2 byte', texts)
         self.assertIn('per global/local byte through L1', texts)
         self.assertNotIn('per L1 byte', texts)

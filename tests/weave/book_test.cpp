@@ -434,12 +434,12 @@ TEST(Book, TheLevelsFigureCountsSharedMemoryAndNamesWhatItCannotSee) {
   for (const char* part :
        {"per global or local byte through L1 (triangle: `l1tex__t_bytes`, which counts no shared "
         "memory) and per shared-memory byte (diamond: 128 B for each wavefront",
-        "$B_\\text{L2}$ for L2, a measured stream of 16-byte `__ldcg` loads, not the L2's ceiling",
+        "$B_\\text{L2}$ for L2, appendix A's measured L2 bandwidth",
         "Kernel 2 `v2_fast` has no triangle or diamond: 98% of the bytes it exchanged with L2 "
         "passed neither the L1's tag stage nor the shared pipe's counters.",
         "$B_\\text{smem}$ for triangles and diamonds both, since global, local and shared bytes "
         "pass the L1's one data path.",
-        "B_L2 (a measured stream of __ldcg loads), B_smem (L1 and shared).",
+        "B_L2 (L2, measured), B_smem (L1 and shared).",
         "Kernel 2 v2_fast has no L1 or shared point"})
     EXPECT_TRUE(contains(alpha, part)) << part << "\n" << alpha;
   EXPECT_FALSE(contains(alpha, "per L1 byte")) << alpha;
