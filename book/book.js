@@ -121,6 +121,7 @@
     loadScript('search-core.js', function () {});
     loadScript('search-index.js', function () {
       var index = window.BOOK_SEARCH_INDEX, sections = index.sections;
+      window.BookSearch.vocabulary(index.vocabulary);   // book/search-vocabulary.txt
       var ready = function (built) {
         engine = built;
         loading = false;

@@ -9,7 +9,8 @@
 // "Little’s"); a name with underscores is also its parts (B_dram: b, dram); a Greek letter is
 // also its name (λ = lambda). A word of letters is indexed and asked as its stem (stem: divergence,
 // divergent -> diverg; tiled, tiling -> til), common words (STOP) are neither indexed nor asked,
-// and a query's word is also asked as its synonyms (SYNONYMS: HBM = DRAM, smem = shared memory);
+// and a query's term is also asked as the book's words for it (the vocabulary, from the field's
+// standard texts: book/search-vocabulary.txt; latency hiding -> bytes in flight, HBM = DRAM);
 // a typed word the index does not hold, with two neighbouring letters swapped, is asked as the
 // word the swap makes (corrected()). A word with a digit or an underscore is a name and stays
 // whole: `float4` and `__syncthreads` are found as typed.
@@ -33,35 +34,35 @@
    'was we were what when where which while who why will with would you your')
     .split(' ').forEach(function (w) { STOP[w] = true; });
 
-  // A query's word, and what else it may be written as in the book (each side of a pair finds the
-  // other). Several words in one entry are asked together ("shared memory").
-  var SYNONYMS = [
-    ['hbm', 'dram'], ['dram', 'global memory'], ['smem', 'shared memory'], ['shmem', 'shared memory'],
-    ['divergence', 'divergent'], ['privatization', 'privatisation', 'private'],
-    ['syncthreads', '__syncthreads'], ['barrier', '__syncthreads'], ['sync', '__syncthreads'],
-    ['bandwidth', 'b_dram'], ['l2', 'l2 cache'], ['gemm', 'matmul'], ['matrix multiply', 'matmul'],
-    ['sgemm', 'matmul'], ['tensor core', 'wgmma'], ['tensor cores', 'mma'], ['latency', 'lambda'],
-    ['coalesce', 'coalesced'], ['coalescing', 'coalesced'],
-    ['occupancy', 'resident warps'], ['tail effect', 'tail'], ['waves', 'wave quantization'],
-    ['cuda graph', 'cudagraph'], ['cuda graphs', 'graph'], ['atomic', 'atomicadd'], ['atomics', 'atomicadd'],
-    ['histogram', 'histograms'], ['profiler', 'ncu'], ['nsight compute', 'ncu'], ['nsight', 'ncu'],
-    ['arithmetic intensity', 'intensity'], ['flash attention', 'flash'],
-    ['speed of light', 'roofline'], ['vectorized', 'float4'], ['vectorised', 'vectorized'],
-    ['launch overhead', 'launch'], ['register pressure', 'registers'], ['spill', 'spills'],
-    ['launch latency', 'launch overhead'], ['flash attention', 'io aware attention'],
-    ['privatization', 'per block'], ['privatisation', 'per block'], ['sass', 'machine code'],
-    ['matrix multiplication', 'matmul'], ['matrix multiply', 'matrix multiplication'],
-    ['variance', 'spread'], ['variability', 'spread'], ['noise', 'spread'],
-    ['comparison', 'against'], ['compared', 'against'], ['vs', 'against'], ['versus', 'against'],
-    ['unaligned', 'misaligned'], ['aos', 'array of structures'], ['soa', 'structure of arrays'],
-    ['simt', 'warp'], ['1d', 'one dimensional'], ['2d', 'two dimensional']
-  ];
+  // The search's vocabulary (book/search-vocabulary.txt, shipped in search-index.js): a reader's term,
+  // as the stems of its words ("memory bound"), and what else to ask it as, the book's own words
+  // (SYNONYM: stems -> texts). vocabulary(lines) sets it from the file's lines, comments out:
+  // "TERM -> WORDS, WORDS" asks TERM also as each WORDS; "A = B = C" asks each as the others.
   var SYNONYM = {};
-  SYNONYMS.forEach(function (group) {
-    group.forEach(function (w) {
-      SYNONYM[w] = (SYNONYM[w] || []).concat(group.filter(function (o) { return o !== w; }));
+  var LONGEST_TERM = 3;     // words in a term at most
+  function vocabulary(lines) {
+    SYNONYM = {};
+    var add = function (term, alternatives) {
+      var key = stems(term).join(' ');
+      if (!key) return;
+      var known = SYNONYM[key] || [];
+      SYNONYM[key] = known.concat(alternatives.filter(function (a) {
+        return stems(a).join(' ') !== key && known.indexOf(a) < 0;
+      }));
+    };
+    (lines || []).forEach(function (line) {
+      line = line.replace(/#.*/, '').trim();
+      if (!line) return;
+      var arrow = line.split('->');
+      if (arrow.length === 2) {
+        add(arrow[0].trim(), arrow[1].split(',').map(function (w) { return w.trim(); }).filter(Boolean));
+        return;
+      }
+      var same = line.split('=').map(function (w) { return w.trim(); }).filter(Boolean);
+      same.forEach(function (w) { add(w, same.filter(function (o) { return o !== w; })); });
     });
-  });
+    return api;
+  }
 
   function normal(text) {
     return text.normalize('NFKC').replace(/['’‘ʼ`´]/g, '').toLowerCase();
@@ -278,26 +279,28 @@
     });
   }
 
-  // The query's parts: each word typed (a stop word is not), or two words that together make a
-  // synonym's key ("shared memory", "tail effect"); each part is asked as itself or any of its
+  // The query's parts: each word typed (a stop word is not), or up to LONGEST_TERM words that together
+  // make a term of the vocabulary ("shared memory", "tail effect"); each part is asked as itself or any of its
   // synonyms (OR; a synonym of several words asks for all of them), a synonym at SYNONYM_WEIGHT.
   // `stems`: the terms that count as the part found; `ways`: each way's terms.
   var SYNONYM_WEIGHT = 0.5;
   function queryParts(query) {
     var words = tokenize(query).filter(function (w) { return !STOP[w]; });
     var parts = [];
-    for (var i = 0; i < words.length; i++) {
-      var pair = i + 1 < words.length ? words[i] + ' ' + words[i + 1] : null;
-      var key = pair && SYNONYM[pair] ? pair : words[i];
-      if (key === pair) i++;
+    for (var i = 0; i < words.length;) {
+      // the longest term of the vocabulary starting here, else the word alone
+      var n = Math.min(LONGEST_TERM, words.length - i);
+      while (n > 1 && !SYNONYM[words.slice(i, i + n).map(stem).join(' ')]) n--;
+      var typed = words.slice(i, i + n), key = typed.map(stem).join(' ');
+      i += n;
       var stems = {}, ways = [];
-      var alternatives = [key].concat(SYNONYM[key] || []).map(function (alt, n) {
+      var alternatives = [typed.join(' ')].concat(SYNONYM[key] || []).map(function (alt, k) {
         var ws = tokenize(alt).filter(function (w) { return !STOP[w]; });   // per block: block
         if (!ws.length) return null;
         ws.forEach(function (w) { var t = queryTerm(w); if (t) stems[t] = true; });
         ways.push(ws.map(queryTerm));
         var q = { combineWith: 'AND', queries: ws };
-        if (n > 0) q.boostTerm = function () { return SYNONYM_WEIGHT; };
+        if (k > 0) q.boostTerm = function () { return SYNONYM_WEIGHT; };
         return q;
       }).filter(Boolean);
       parts.push({ tree: { combineWith: 'OR', queries: alternatives }, stems: stems, ways: ways });
@@ -372,6 +375,7 @@
   // for the typed words side by side (a phrase) in the heading and in the prose, how many of the
   // best rows are looked at for phrases (each costs its prose's stems, once), the heading's and the
   // first definitions' weight (head, defined), and a page's weight (PAGE_BOOST).
+  // (TUNE.explain: each row also says how its score was made, for tests/render/search_share.js's readers)
   var TUNE = { shareExp: 2, idf: true, phraseHead: 1, phraseText: 0.5, rerank: 10, head: 4, defined: 1 };
   // the GPUs page (tables under the chapters' own titles) and appendix B (a row a symbol, each
   // pointing to the chapter that uses it) rank below the chapters' own sections
@@ -488,7 +492,9 @@
       var about = 1 + TUNE.head * head + TUNE.defined * covers(known.defined[hit.id]);
       var share = weights.reduce(function (a, w, i) { return a + (hit.parts[i] > 0 ? w : 0); }, 0) / total;
       var sum = hit.parts.reduce(function (a, b) { return a + b; }, 0);
-      return { hit: hit, score: sum * Math.pow(share, TUNE.shareExp) * (PAGE_BOOST[s.p] || 1) * sectionBoost(s, head > 0) * about };
+      var r = { hit: hit, score: sum * Math.pow(share, TUNE.shareExp) * (PAGE_BOOST[s.p] || 1) * sectionBoost(s, head > 0) * about };
+      if (TUNE.explain) r.explain = { parts: hit.parts.map(function (x) { return +x.toFixed(2); }), w: weights.map(function (x) { return +x.toFixed(2); }), share: +share.toFixed(2), about: +about.toFixed(2), sb: sectionBoost(s, head > 0) };
+      return r;
     });
     rows.sort(function (a, b) { return b.score - a.score; });
     // the best rows again, with the phrase's bonus
@@ -502,12 +508,12 @@
       rows.sort(function (a, b) { return b.score - a.score; });
     }
     return rows.slice(0, limit || 30).map(function (r) {
-      return { entry: row(sections[r.hit.id], r.hit), terms: r.hit.terms, score: r.score, match: r.hit.match };
+      return { entry: row(sections[r.hit.id], r.hit), terms: r.hit.terms, score: r.score, match: r.hit.match, explain: r.explain };
     });
   }
 
   var api = { normal: normal, tokenize: tokenize, terms: terms, stem: stem, GREEK: GREEK, STOP: STOP,
-              SYNONYM: SYNONYM, options: options, build: build, load: load, documents: documents, queryTree: queryTree, queryParts: queryParts,
+              vocabulary: vocabulary, synonyms: function (term) { return SYNONYM[stems(term).join(' ')] || []; }, options: options, build: build, load: load, documents: documents, queryTree: queryTree, queryParts: queryParts,
               search: search, expansions: expansions, compact: compact, loadNow: loadNow, TUNE: TUNE, PAGE_BOOST: PAGE_BOOST, SECTION_BOOST: SECTION_BOOST, FIELD_BOOST: FIELD_BOOST };
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.BookSearch = api;

@@ -283,6 +283,17 @@ def referred(sections):
                 to['r'] = (to.get('r', '') + '\n' + words).strip()
 
 
+VOCABULARY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'search-vocabulary.txt')
+
+
+def vocabulary():
+    """The search's vocabulary (book/search-vocabulary.txt) as its lines, comments and blank lines out:
+    book/search-core.js reads them (BookSearch.vocabulary)."""
+    with open(VOCABULARY, encoding='utf-8') as f:
+        lines = (line.split('#')[0].strip() for line in f)
+        return [line for line in lines if line]
+
+
 def write_index(out_dir, chapters):
     """Joins the chapters' fragments into search-index.js (the only form book.js reads): the
     sections, and the engine built over them (prebuilt_engine), remade only when the sections or
@@ -299,7 +310,8 @@ def write_index(out_dir, chapters):
         os.remove(stale)
     key = digest(text, *(read_bytes(os.path.join(out_dir, f)) for f in ('minisearch.js', 'search-core.js')
                          if os.path.exists(os.path.join(out_dir, f))), read_bytes(PREBUILD))
-    head = 'window.BOOK_SEARCH_INDEX = {"format":3,"key":"%s","sections":' % key
+    head = 'window.BOOK_SEARCH_INDEX = {"format":3,"key":"%s","vocabulary":%s,"sections":' % (
+        key, json.dumps(vocabulary(), ensure_ascii=False, separators=(',', ':')))
     target = os.path.join(out_dir, 'search-index.js')
     if os.path.exists(target):
         with open(target, encoding='utf-8') as f:

@@ -30,6 +30,7 @@ const BookSearch = context.window.BookSearch || context.BookSearch;
 // the engine as book.js gets it: the one built at render time where the index holds it
 const index = context.window.BOOK_SEARCH_INDEX;
 const sections = index.sections;
+if (BookSearch.vocabulary) BookSearch.vocabulary(index.vocabulary);   // book/search-vocabulary.txt
 let engine;
 if (index.engine) {
   engine = BookSearch.loadNow ? BookSearch.loadNow(MiniSearch, sections, index.engine)   // compact rows or not

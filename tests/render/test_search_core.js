@@ -14,6 +14,9 @@ vm.runInContext(fs.readFileSync(process.argv[2], 'utf8'), context);
 vm.runInContext(fs.readFileSync(path.join(__dirname, '..', '..', 'book', 'search-core.js'), 'utf8'), context);
 const MiniSearch = context.MiniSearch || context.window.MiniSearch || context.self.MiniSearch;
 const S = context.window.BookSearch;
+// the book's vocabulary, as search-index.js ships it (book/render/search_index.py: comments out)
+const vocabularyFile = path.join(__dirname, '..', '..', 'book', 'search-vocabulary.txt');
+S.vocabulary(fs.readFileSync(vocabularyFile, 'utf8').split('\n'));
 
 // stems: the forms of a word meet; names stay whole
 assert.strictEqual(S.stem('divergence'), S.stem('divergent'));
@@ -128,5 +131,20 @@ assert.strictEqual(first3('record sectors'), 'rec', 'the exercise restating a te
 assert.strictEqual(first3('compare each layout'), 'cmp', 'the tests\' section ranks below the section teaching it');
 assert.strictEqual(first3('layout reference'), 'tests', 'the tests\' section asked for by its heading');
 assert.strictEqual(first3('exercises'), 'ex', 'the exercises asked for by their heading');
+
+// the vocabulary: a line's terms are matched as stems, several words long, one way or both
+const same = (a, b, why) => assert.strictEqual(JSON.stringify(a), JSON.stringify(b), why);   // arrays of the vm's realm
+same(S.synonyms('distributed shared memory'), ['cluster', 'multicast'], 'a term of three words');
+assert.ok(S.synonyms('bandwidth bound').length > 0);
+same(S.synonyms('bandwidth-bounded'), S.synonyms('bandwidth bound'), 'stems and hyphens meet');
+assert.ok(S.synonyms('latency hiding').indexOf('bytes in flight') >= 0, 'the Best Practices Guide\'s term, the book\'s words');
+assert.ok(S.synonyms('dram').indexOf('hbm') >= 0 && S.synonyms('hbm').indexOf('dram') >= 0, '= goes both ways');
+same(S.synonyms('ceiling'), [], '-> goes one way: the book\'s word is not asked as the reader\'s');
+S.vocabulary(['# a comment', 'warp shuffle -> shuffles  # a trailing comment', 'a = b']);
+same(S.synonyms('warp shuffles'), ['shuffles']);
+same(S.queryParts('fast warp shuffle here').map((p) => p.ways.length), [1, 2, 1],
+     'the longest term of the vocabulary is one part, asked as typed or as the book says it');
+same(S.synonyms('dram'), [], 'vocabulary() replaces the table');
+S.vocabulary(fs.readFileSync(vocabularyFile, 'utf8').split('\n'));
 
 console.log('test_search_core: all passed');

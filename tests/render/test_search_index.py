@@ -58,5 +58,28 @@ class AnchorText(unittest.TestCase):
         self.assertNotIn('o', sections[0], 'the references are read once, not shipped')
 
 
+class Vocabulary(unittest.TestCase):
+    def test_every_line_is_a_term_and_the_book_s_words_and_comments_stay_out(self):
+        lines = search_index.vocabulary()
+        self.assertGreater(len(lines), 50)
+        for line in lines:
+            self.assertNotIn('#', line)
+            if '->' in line:
+                term, words = line.split('->')
+                self.assertTrue(term.strip() and all(w.strip() for w in words.split(',')), line)
+            else:
+                self.assertIn('=', line)
+                self.assertTrue(all(w.strip() for w in line.split('=')), line)
+
+    def test_the_index_ships_it(self):
+        with tempfile.TemporaryDirectory() as out:
+            os.makedirs(os.path.join(out, search_index.FRAGMENTS))
+            with open(os.path.join(out, search_index.FRAGMENTS, 'x.json'), 'w') as f:
+                f.write('[]')
+            search_index.write_index(out, [{'basename': 'x'}])
+            with open(os.path.join(out, 'search-index.js'), encoding='utf-8') as f:
+                self.assertIn('"vocabulary":["simt -> warp",', f.read())
+
+
 if __name__ == '__main__':
     unittest.main()
