@@ -15,8 +15,9 @@
 // word the swap makes (corrected()). A word with a digit or an underscore is a name and stays
 // whole: `float4` and `__syncthreads` are found as typed.
 // Ranking (search()): a section's score sums, for each part of the query, the best score of the
-// ways it may be written (itself or a synonym); it is multiplied by the square of the share of the
-// query's weight it holds (a part weighs its rarity), by how much of that its heading and the terms
+// ways it may be written (itself or a synonym), saturated and weighted by the part's rarity (as
+// BM25F scores a term once across fields); it is multiplied by the share of the
+// query's weight it holds, by how much of that its heading and the terms
 // it first defines in italics hold, by a phrase's bonus where the words stand side by side, by
 // its page's weight (PAGE_BOOST) and by its own (SECTION_BOOST: exercises, answers and the
 // apparatus's sections below the sections that teach). tests/render/search_share.js measures it
@@ -80,9 +81,9 @@
     'ness', 'ments', 'ment', 'ences', 'ence', 'ances', 'ance', 'encies', 'ency', 'ents', 'ent', 'ants',
     'ant', 'ities', 'ity', 'ings', 'ing', 'izes', 'ized', 'ize', 'ises', 'ised', 'ise', 'ables',
     'able', 'ibles', 'ible', 'ically', 'ical', 'ally', 'als', 'al', 'ers', 'er', 'ives', 'ive', 'ies',
-    'ied', 'ed', 'ly', 'es', 's'];
+    'ied', 'ate', 'ion', 'ed', 'ly', 'es', 's'];
   var INFLECTIONS = { ings: 1, ing: 1, ers: 1, er: 1, ed: 1, es: 1, s: 1 };
-  var AGENT = { er: 1, ers: 1 };
+  var AGENT = { er: 1, ers: 1, ate: 1, ion: 1 };   // off only where Porter's measure is over 1 (timer, private stay)
   // Porter's measure: the number of vowel-consonant sequences (tim 1, count 1, regist 2)
   function measure(w) {
     var m = w.replace(/[^aeiouy]+/g, 'C').replace(/[aeiouy]+/g, 'V').replace(/^C/, '').match(/VC/g);
@@ -100,9 +101,14 @@
         if (word.length - s.length >= (INFLECTIONS[s] ? 3 : 4) && word.slice(-s.length) === s &&
             (!AGENT[s] || measure(word.slice(0, -s.length)) > 1) &&
             // a final s that is no plural: access, class, status, analysis
-            !(s === 's' && /[su]s$|is$/.test(word))) {
+            !(s === 's' && /[su]s$|is$/.test(word)) &&
+            // -ion only after s or t (execution -> execut, precision -> precis; not region, union)
+            !(s === 'ion' && !/[st]ion$/.test(word))) {
           word = word.slice(0, -s.length);
           if (s === 'ies' || s === 'ied') word += 'y';
+          // Porter's step 1b: an inflection off -at, -bl, -iz gives back its e, so that the base's
+          // suffix comes off next (specialized, specialization -> special; vectorized -> vector)
+          else if (INFLECTIONS[s] && /(at|bl|iz)$/.test(word)) word += 'e';
           cut = true;
           last = s;
           break;
@@ -148,7 +154,9 @@
   // text, "Little's law (lesson 1.3)"). A heading and a first paragraph say what a section is
   // about; code names what it does, and the apparatus repeats the chapter's names in every test:
   // their weights, in FIELD_BOOST, put the prose far above them.
-  var FIELD_BOOST = { h: 4, d: 3, f: 2, t: 0.7, x: 0.7, c: 0.2, a: 0.05, l: 1, r: 1 };
+  // What the cross-references call a section (r) is the book's own title for it, chosen by its
+  // author where they point to it, and weighs nearly as a heading does.
+  var FIELD_BOOST = { h: 4, d: 3, f: 2, t: 0.7, x: 0.7, c: 0.1, a: 0.05, l: 1, r: 3 };
 
   function options(sections) {
     return {
@@ -366,17 +374,22 @@
     };
   }
 
-  // Hits, one row per section, best first: a section's score (MiniSearch's sum over the terms it
-  // holds, without MiniSearch's factor of how many terms matched, which counts a word's synonyms as
-  // more words) times the square of the share of the query's parts it holds, so that a section
-  // holding every word typed ranks first unless one holding fewer holds them far more strongly.
+  // Hits, one row per section, best first: a section's score (for each part, MiniSearch's sum over
+  // the fields holding it, saturated and weighted by the part's rarity: sat below; without
+  // MiniSearch's factor of how many terms matched, which counts a word's synonyms as more words)
+  // times the share of the query's parts it holds, so that a section holding every word typed
+  // ranks first unless one holding fewer holds them far more strongly.
   // Ranking's constants (TUNE, so tests/render/search_share.js may try others): the exponent of the
   // share of the query's weight a section holds, whether a part's weight is its rarity, the bonus
   // for the typed words side by side (a phrase) in the heading and in the prose, how many of the
   // best rows are looked at for phrases (each costs its prose's stems, once), the heading's and the
   // first definitions' weight (head, defined), and a page's weight (PAGE_BOOST).
   // (TUNE.explain: each row also says how its score was made, for tests/render/search_share.js's readers)
-  var TUNE = { shareExp: 2, idf: true, phraseHead: 1, phraseText: 0.5, rerank: 10, head: 4, defined: 1 };
+  // sat: a part's score (MiniSearch's BM25 summed over the fields holding it) saturates as BM25F
+  // saturates a term's frequency once across its fields, s / (s + sat), and then weighs its rarity:
+  // a word in the heading, the first paragraph, the prose and the chapter's title is not four words,
+  // and one word found everywhere no longer outweighs the rest of the query missing.
+  var TUNE = { shareExp: 1, sat: 15, idf: true, phraseHead: 1, phraseText: 0.5, rerank: 10, head: 4, defined: 1 };
   // the GPUs page (tables under the chapters' own titles) and appendix B (a row a symbol, each
   // pointing to the chapter that uses it) rank below the chapters' own sections
   var PAGE_BOOST = { 'gpus.html': 0.3, 'B-symbols.html': 0.5 };
@@ -474,9 +487,10 @@
     // common word typed ("access") loses less than one missing a rare one
     var weights = parts.map(function (p, i) {
       var n = hits.filter(function (h) { return h.parts[i] > 0; }).length;
-      return TUNE.idf ? Math.log(1 + sections.length / Math.max(1, n)) : 1;
+      if (!n) return 0;        // a word no section holds tells no section from another
+      return TUNE.idf ? Math.log(1 + sections.length / n) : 1;
     });
-    var total = weights.reduce(function (a, b) { return a + b; }, 0);
+    var total = weights.reduce(function (a, b) { return a + b; }, 0) || 1;
     // the share of the query's weight a text holds (its heading, its defined terms)
     function covers(ws) {
       if (!ws.length) return 0;
@@ -491,7 +505,9 @@
       var head = covers(known.head[hit.id]);
       var about = 1 + TUNE.head * head + TUNE.defined * covers(known.defined[hit.id]);
       var share = weights.reduce(function (a, w, i) { return a + (hit.parts[i] > 0 ? w : 0); }, 0) / total;
-      var sum = hit.parts.reduce(function (a, b) { return a + b; }, 0);
+      var sum = hit.parts.reduce(function (a, b, i) {
+        return a + (TUNE.sat ? weights[i] * b / (b + TUNE.sat) : b);
+      }, 0);
       var r = { hit: hit, score: sum * Math.pow(share, TUNE.shareExp) * (PAGE_BOOST[s.p] || 1) * sectionBoost(s, head > 0) * about };
       if (TUNE.explain) r.explain = { parts: hit.parts.map(function (x) { return +x.toFixed(2); }), w: weights.map(function (x) { return +x.toFixed(2); }), share: +share.toFixed(2), about: +about.toFixed(2), sb: sectionBoost(s, head > 0) };
       return r;

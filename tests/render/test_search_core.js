@@ -68,6 +68,18 @@ assert.strictEqual(S.stem('accesses'), S.stem('access'));
 assert.strictEqual(S.stem('buffering'), S.stem('buffer'));
 assert.strictEqual(S.stem('stopped'), 'stop');
 
+// Porter's step 1b (an inflection off -at, -bl, -iz gives back its e) and -ate, -ion after s or t
+// where the measure is over 1: the forms of a word meet, short words and other endings stay
+assert.strictEqual(S.stem('specialized'), S.stem('specialization'));
+assert.strictEqual(S.stem('vectorized'), S.stem('vectorization'));
+assert.strictEqual(S.stem('generated'), S.stem('generation'));
+assert.strictEqual(S.stem('execution'), S.stem('executes'));
+assert.strictEqual(S.stem('instructions'), S.stem('instruction'));
+assert.strictEqual(S.stem('precision'), 'precis');
+assert.strictEqual(S.stem('private'), S.stem('privatization'), 'priv- is too short to lose -ate');
+assert.strictEqual(S.stem('region'), 'region', '-ion only after s or t');
+assert.strictEqual(S.stem('version'), 'version', 'vers- is too short to lose -ion');
+
 // A second book: the ranking's parts, each asserted on a case where it alone decides
 const book2 = [
   { p: '1.1.html', a: '', c: '1.1 Waiting', h: '1.1 Waiting', f: 'What a warp waits for.',
