@@ -386,10 +386,11 @@
   // first definitions' weight (head, defined), and a page's weight (PAGE_BOOST).
   // (TUNE.explain: each row also says how its score was made, for tests/render/search_share.js's readers)
   // sat: a part's score (MiniSearch's BM25 summed over the fields holding it) saturates as BM25F
-  // saturates a term's frequency once across its fields, s / (s + sat), and then weighs its rarity:
+  // saturates a term's frequency once across its fields, s / (s + sat m), m its mean over the
+  // sections holding it (so that the scale is the book's, whatever its size), then weighs its rarity:
   // a word in the heading, the first paragraph, the prose and the chapter's title is not four words,
   // and one word found everywhere no longer outweighs the rest of the query missing.
-  var TUNE = { shareExp: 1, sat: 15, idf: true, phraseHead: 1, phraseText: 0.5, rerank: 10, head: 4, defined: 1 };
+  var TUNE = { shareExp: 1, sat: 3, idf: true, phraseHead: 1, phraseText: 0.5, rerank: 10, head: 4, defined: 1 };
   // the GPUs page (tables under the chapters' own titles) and appendix B (a row a symbol, each
   // pointing to the chapter that uses it) rank below the chapters' own sections
   var PAGE_BOOST = { 'gpus.html': 0.3, 'B-symbols.html': 0.5 };
@@ -491,6 +492,11 @@
       return TUNE.idf ? Math.log(1 + sections.length / n) : 1;
     });
     var total = weights.reduce(function (a, b) { return a + b; }, 0) || 1;
+    // a part's mean score over the sections holding it: its saturation's scale (sat below)
+    var mean = parts.map(function (p, i) {
+      var held = hits.filter(function (h) { return h.parts[i] > 0; });
+      return held.reduce(function (m, h) { return m + h.parts[i]; }, 0) / Math.max(1, held.length) || 1;
+    });
     // the share of the query's weight a text holds (its heading, its defined terms)
     function covers(ws) {
       if (!ws.length) return 0;
@@ -506,7 +512,7 @@
       var about = 1 + TUNE.head * head + TUNE.defined * covers(known.defined[hit.id]);
       var share = weights.reduce(function (a, w, i) { return a + (hit.parts[i] > 0 ? w : 0); }, 0) / total;
       var sum = hit.parts.reduce(function (a, b, i) {
-        return a + (TUNE.sat ? weights[i] * b / (b + TUNE.sat) : b);
+        return a + (TUNE.sat ? weights[i] * b / (b + TUNE.sat * mean[i]) : b);
       }, 0);
       var r = { hit: hit, score: sum * Math.pow(share, TUNE.shareExp) * (PAGE_BOOST[s.p] || 1) * sectionBoost(s, head > 0) * about };
       if (TUNE.explain) r.explain = { parts: hit.parts.map(function (x) { return +x.toFixed(2); }), w: weights.map(function (x) { return +x.toFixed(2); }), share: +share.toFixed(2), about: +about.toFixed(2), sb: sectionBoost(s, head > 0) };

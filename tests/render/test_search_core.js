@@ -144,6 +144,22 @@ assert.strictEqual(first3('compare each layout'), 'cmp', 'the tests\' section ra
 assert.strictEqual(first3('layout reference'), 'tests', 'the tests\' section asked for by its heading');
 assert.strictEqual(first3('exercises'), 'ex', 'the exercises asked for by their heading');
 
+// a word is scored once across the fields holding it (saturated, as BM25F does): a section naming one
+// typed word in its first paragraph, prose and chapter title does not outrank one whose prose holds
+// both words typed (with the square of the share and no saturation, it did)
+const book4 = [
+  { p: '4.2.html', a: 'read', c: '4.2 Transpose', h: 'Reading', f: 'The transpose, profiled: the transpose.',
+    t: 'The transpose reads a tile; the transpose writes a tile; the transpose is timed.' },
+  { p: '2.2.html', a: 'banks', c: '2.2 Banks', h: 'Banks', f: 'A tile staged through the banks.',
+    t: 'The matrix transpose through shared memory: each warp reads a row of the matrix and writes a column.' },
+  { p: '3.3.html', a: 'x', c: '3.3 Fusion', h: 'Fusion', f: 'Kernels fused into one.', t: 'Nothing of a matrix here.' },
+];
+const engine4 = S.build(MiniSearch, book4);
+engine4.addAll(S.documents(book4));
+assert.strictEqual(S.search(engine4, book4, 'matrix transpose', 10)[0].entry.a, 'banks',
+                   'both words in the prose above one word everywhere');
+assert.strictEqual(S.search(engine4, book4, 'transpose', 10)[0].entry.a, 'read', 'one word: where it is everywhere');
+
 // the vocabulary: a line's terms are matched as stems, several words long, one way or both
 const same = (a, b, why) => assert.strictEqual(JSON.stringify(a), JSON.stringify(b), why);   // arrays of the vm's realm
 same(S.synonyms('distributed shared memory'), ['cluster', 'multicast'], 'a term of three words');
