@@ -390,7 +390,7 @@
   // sections holding it (so that the scale is the book's, whatever its size), then weighs its rarity:
   // a word in the heading, the first paragraph, the prose and the chapter's title is not four words,
   // and one word found everywhere no longer outweighs the rest of the query missing.
-  var TUNE = { shareExp: 1, sat: 3, idf: true, phraseHead: 1, phraseText: 0.5, rerank: 10, head: 4, defined: 1 };
+  var TUNE = { synonymHead: 0.5, shareExp: 1, sat: 3, idf: true, phraseHead: 1, phraseText: 0.5, rerank: 10, head: 4, defined: 1 };
   // the GPUs page (tables under the chapters' own titles) and appendix B (a row a symbol, each
   // pointing to the chapter that uses it) rank below the chapters' own sections
   var PAGE_BOOST = { 'gpus.html': 0.3, 'B-symbols.html': 0.5 };
@@ -465,8 +465,9 @@
     // section holding "occupancy" and "resident warps" counts the part once), its score the sum
     var ask = expansions(engine), found = {};
     parts.forEach(function (p, i) {
-      p.tree.queries.forEach(function (alt) {
+      p.tree.queries.forEach(function (alt, k) {
         engine.search(alt, ask).forEach(function (hit) {
+          if (!k) p.held = true;    // some section holds the words as typed
           var d = found[hit.id];
           if (!d) {
             d = found[hit.id] = { id: hit.id, parts: parts.map(function () { return 0; }), terms: [], match: {} };
@@ -501,8 +502,14 @@
     function covers(ws) {
       if (!ws.length) return 0;
       var has = function (q) { return ws.some(function (x) { return same(x, q); }); };
-      return weights.reduce(function (a, w, i) {      // a part is there where all words of a way are
-        return a + (parts[i].ways.some(function (way) { return way.length && way.every(has); }) ? w : 0);
+      // a part is there where all words of a way are: as typed, its weight; as the book's other
+      // words for it (the vocabulary), SYNONYM_WEIGHT of it where the book also holds the words typed
+      return weights.reduce(function (a, w, i) {
+        var found = 0;
+        parts[i].ways.forEach(function (way, k) {
+          if (way.length && way.every(has)) found = Math.max(found, k && parts[i].held ? TUNE.synonymHead : 1);
+        });
+        return a + w * found;
       }, 0) / total;
     }
     var known = stemsOf(sections);

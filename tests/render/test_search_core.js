@@ -168,6 +168,23 @@ same(S.synonyms('bandwidth-bounded'), S.synonyms('bandwidth bound'), 'stems and 
 assert.ok(S.synonyms('latency hiding').indexOf('bytes in flight') >= 0, 'the Best Practices Guide\'s term, the book\'s words');
 assert.ok(S.synonyms('dram').indexOf('hbm') >= 0 && S.synonyms('hbm').indexOf('dram') >= 0, '= goes both ways');
 same(S.synonyms('ceiling'), [], '-> goes one way: the book\'s word is not asked as the reader\'s');
+// the book's own words for a reader's term, in a heading, count half where the book also holds the
+// words typed (the section naming them wins), and whole where it does not (the heading wins)
+const book5 = [
+  { p: '1.3.html', a: '', c: '1.3 Occupancy', h: '1.3 Occupancy', d: 'latency hiding',
+    f: 'An SM keeps warps resident so that when one waits another issues: latency hiding.' },
+  { p: '1.3.html', a: 'bytes', c: '1.3 Occupancy', h: 'Bandwidth follows bytes in flight',
+    f: 'The bytes in flight per SM set the bandwidth.' },
+];
+const engine5 = S.build(MiniSearch, book5);
+engine5.addAll(S.documents(book5));
+assert.strictEqual(S.search(engine5, book5, 'latency hiding', 10)[0].entry.a, '', 'the words typed, where the book holds them');
+const book6 = [book5[1], { p: '1.3.html', a: 'occ', c: '1.3 Occupancy', h: 'Occupancy',
+                          f: 'An SM keeps warps resident so that when one waits another issues.' }];
+const engine6 = S.build(MiniSearch, book6);
+engine6.addAll(S.documents(book6));
+assert.strictEqual(S.search(engine6, book6, 'latency hiding', 10)[0].entry.a, 'bytes', 'the book\'s words, where it lacks them');
+
 S.vocabulary(['# a comment', 'warp shuffle -> shuffles  # a trailing comment', 'a = b']);
 same(S.synonyms('warp shuffles'), ['shuffles']);
 same(S.queryParts('fast warp shuffle here').map((p) => p.ways.length), [1, 2, 1],
