@@ -218,6 +218,13 @@ window.addEventListener('load', function () {
 # Runs in a page of phone-sized iframes, one per query (data-query); each frame opens
 # index.html?q=QUERY (book.js searches it), waits for results, follows the first, and reports what
 # it found there: marks, the palette, the SVG figures' filter.
+# Runs in a page of three frames at a phone's size: #asked holds index.html?q= with the first query,
+# #typed index.html with a query typed at once on focus, while the index loads (TYPED), and #arrive
+# is where each query's first result is followed. Every other query is typed into #asked's box once
+# its index is loaded (each answered from the same index, as a reader searching again is), and its
+# first result followed in #arrive, one page after the other (a result the same as an earlier one's,
+# page, words and section, is not followed again: it would arrive the same). Writes, per query in
+# order, its results and what the arrival showed, as JSON.
 SEARCH_SCRIPT = r"""
 function wait(test, then, left) {
   var v = null;
@@ -225,60 +232,81 @@ function wait(test, then, left) {
   if (v || left <= 0) { then(v); return; }
   setTimeout(function () { wait(test, then, left - 1); }, 100);
 }
-function run(frame, done) {
-  var out = { query: frame.dataset.query };
-  frame.onload = null;
-  if (frame.dataset.typed) {
-    // typed (or pasted) at once on focus, while the index is still loading: it must not be lost
-    var doc = frame.contentDocument, input = doc.getElementById('search');
-    input.dispatchEvent(new Event('focus'));
-    input.value = frame.dataset.query;
-    input.dispatchEvent(new Event('input'));
-  }
+// the results listed in frame for its box's query, once they are
+function listed(frame, then) {
   wait(function () {
     var list = frame.contentDocument.getElementById('search-results');
     return list && !list.hidden && list.querySelector('li') && !list.querySelector('.loading') ? list : null;
   }, function (list) {
-    if (!list) { out.error = 'no results list'; done(out); return; }
+    var out = {};
+    if (!list) { out.error = 'no results list'; then(out); return; }
     var links = list.querySelectorAll('a');
     out.results = links.length;
     out.none = (list.querySelector('.none') || {}).textContent || '';
-    if (!links.length) { done(out); return; }
-    out.first = links[0].getAttribute('href');
-    frame.onload = function () {
-      wait(function () { return frame.contentDocument.documentElement.dataset.hits; }, function (hits) {
-        var doc = frame.contentDocument, win = frame.contentWindow;
-        out.hits = Number(hits || 0);
-        out.background = win.getComputedStyle(doc.body).backgroundColor;
-        out.svg = Array.prototype.map.call(doc.querySelectorAll('main img[src$=".svg"]'), function (img) {
-          return win.getComputedStyle(img).filter;
-        });
-        // the first marked word on the first screen, once the page has loaded and settled
-        setTimeout(function () {
-          var first = doc.querySelector('.hit.first');
-          if (first) {
-            var box = first.getBoundingClientRect();
-            out.onScreen = box.bottom > 0 && box.top < win.innerHeight;
-            out.markTop = Math.round(box.top);
-          }
-          done(out);
-        }, 400);
-      }, 50);
-    };
-    frame.src = links[0].href;
+    if (links.length) { out.first = links[0].getAttribute('href'); out.href = links[0].href; }
+    then(out);
   }, 80);
 }
+// follows out.href in the frame #arrive: the marked words, the palette, the first mark's place
+function arrive(out, then) {
+  var frame = document.getElementById('arrive');
+  frame.onload = function () {
+    frame.onload = null;
+    wait(function () { return frame.contentDocument.documentElement.dataset.hits; }, function (hits) {
+      var doc = frame.contentDocument, win = frame.contentWindow;
+      out.hits = Number(hits || 0);
+      out.background = win.getComputedStyle(doc.body).backgroundColor;
+      out.svg = Array.prototype.map.call(doc.querySelectorAll('main img[src$=".svg"]'), function (img) {
+        return win.getComputedStyle(img).filter;
+      });
+      // the first marked word on the first screen, once the page has loaded and settled
+      setTimeout(function () {
+        var first = doc.querySelector('.hit.first');
+        if (first) {
+          var box = first.getBoundingClientRect();
+          out.onScreen = box.bottom > 0 && box.top < win.innerHeight;
+          out.markTop = Math.round(box.top);
+        }
+        then(out);
+      }, 400);
+    }, 50);
+  };
+  frame.src = out.href;
+}
 window.addEventListener('load', function () {
-  var frames = Array.prototype.slice.call(document.querySelectorAll('iframe')), found = [];
+  var asked = document.getElementById('asked'), typed = document.getElementById('typed');
+  var queries = JSON.parse(document.getElementById('queries').textContent), found = [], arrived = {};
+  // the typed query: into the box at once on focus, while the index is still loading: not lost
+  var box = typed.contentDocument.getElementById('search');
+  box.dispatchEvent(new Event('focus'));
+  box.value = queries[0].typed ? queries[0].query : '';
   function next(i) {
-    if (i >= frames.length) {
+    if (i >= queries.length) {
       var pre = document.createElement('pre');
       pre.id = 'search-found';
       pre.textContent = JSON.stringify(found);
       document.body.appendChild(pre);
       return;
     }
-    run(frames[i], function (out) { found.push(out); next(i + 1); });
+    var q = queries[i], frame = q.typed ? typed : asked;
+    if (q.typed) box.dispatchEvent(new Event('input'));
+    else if (i > q.first) {
+      var input = asked.contentDocument.getElementById('search');
+      input.value = q.query;
+      input.dispatchEvent(new Event('input'));
+    }
+    listed(frame, function (out) {
+      out.query = q.query;
+      found.push(out);
+      if (!out.href) { next(i + 1); return; }
+      if (arrived[out.href]) {
+        ['hits', 'background', 'svg', 'onScreen', 'markTop'].forEach(function (k) { out[k] = arrived[out.href][k]; });
+        next(i + 1);
+        return;
+      }
+      arrived[out.href] = out;
+      arrive(out, function () { next(i + 1); });
+    });
   }
   next(0);
 });
@@ -954,8 +982,9 @@ def check_phone(browser, root, pages, chapters, errors, screen=PHONE, warnings=N
 TYPED = 'typed while the index loads'
 REVIEW = 'a query of the web review'
 # The queries of /work/shared/reviews/web.md section 3 (its table of results, and the words it tried
-# beside them), replayed as its arrivals were: each from index.html?q=, following the first result;
-# the first marked word must be on the first screen. Only those whose words the index holds are
+# beside them), replayed as a reader searching index.html again and again would: the first by ?q=,
+# the others typed into its box, each following its first result; the first marked word must be on
+# the first screen. Only those whose words the index holds are
 # asked (all of them in the book; few in the test fixture), a typo's by the word it misspells.
 REVIEW_TYPOS = {'occupncy': 'occupancy'}
 REVIEW_QUERIES = ['bank conflict', "Little's law", 'Littles law', 'occupancy', 'occupncy', 'wgmma',
@@ -1047,10 +1076,18 @@ def check_search(browser, root, errors, dark=True):
         return []
     width, height = PHONE
     index = urllib.parse.urljoin('file:', urllib.request.pathname2url(os.path.abspath(os.path.join(root, 'index.html'))))
-    frames = ''.join('<iframe data-query="%s"%s src="%s" style="width:%dpx;height:%dpx;border:0"></iframe>\n'
-                     % (html.escape(q), ' data-typed="1"' if what == TYPED else '',
-                        html.escape(index if what == TYPED else index + '?q=' + urllib.parse.quote(q)), width, height)
-                     for what, q in queries)
+    # the typed query first (its frame starts loading the index at once); the first of the others
+    # arrives in #asked by ?q=, the rest are typed into its box
+    order = sorted(range(len(queries)), key=lambda i: queries[i][0] != TYPED)
+    listed = [{'query': queries[i][1], 'typed': queries[i][0] == TYPED} for i in order]
+    first = next((n for n, q in enumerate(listed) if not q['typed']), 0)
+    for q in listed:
+        q['first'] = first
+    frame = '<iframe id="%s" src="%s" style="width:%dpx;height:%dpx;border:0"></iframe>\n'
+    frames = (frame % ('asked', html.escape(index + '?q=' + urllib.parse.quote(listed[first]['query'])), width, height)
+              + frame % ('typed', html.escape(index), width, height)
+              + frame % ('arrive', 'about:blank', width, height)
+              + '<script type="application/json" id="queries">%s</script>\n' % json.dumps(listed).replace('</', '<\\/'))
     with tempfile.TemporaryDirectory() as work:
         page = os.path.join(work, 'search.html')
         with open(page, 'w', encoding='utf-8') as f:
@@ -1065,7 +1102,9 @@ def check_search(browser, root, errors, dark=True):
         errors.append('the search check could not run: Chromium reported nothing (exit %d): %s'
                       % (done.returncode, done.stderr.strip()[-300:]))
         return []
-    results = json.loads(html.unescape(found.group(1)))
+    results = [None] * len(queries)
+    for i, r in zip(order, json.loads(html.unescape(found.group(1)))):
+        results[i] = r
     for (what, query), r in zip(queries, results):
         if r.get('error') or not r.get('results'):
             errors.append('search: "%s" (%s) finds nothing (%s)' % (query, what, r.get('error') or r.get('none')))
@@ -1254,28 +1293,36 @@ def check_load(browser, root, errors):
 # so the second theme's styles are those a page loaded in it gets). Writes, per page and theme, the
 # number of failing elements and a few of them.
 AXE_SCRIPT = r"""
-// A page's code blocks repeat a dozen token colours on one background thousands of times, and
-// the book's pages repeat them again; axe's contrast rule costs a style computation per element.
-// So a code block stays for axe only if one of its elements brings a key not yet seen on this page
-// or an earlier one; the others are taken out of the frame before axe runs. An element's key is
-// what its colours and its background can depend on: the stylesheets of its page, and for it and
-// each of its ancestors up to <html>, the tag and every attribute but those that only name or link
-// (id, href, title, data-file, aria-label: style.css selects on none of them), and whether its own
-// text holds a letter or digit (axe skips an element of punctuation alone). Every colour pair of
-// code is still checked, in each theme, once in the book; prose, tables and figures are all
-// checked on every page. Returns [kept, blocks].
+// A page repeats a dozen token colours of code, and a handful of prose styles, on one background
+// thousands of times, and the book's pages repeat them again; axe's contrast rule costs a style
+// computation and a hit test per element. So a block (a code block, a paragraph, a list item, a
+// table cell, a heading, a caption...) stays for axe only if one of its elements brings a key not
+// yet seen on this page or an earlier one; the others are taken out of the frame before axe runs.
+// An element's key is what its colours and its background can depend on: the stylesheets of its
+// page, and for it and each of its ancestors up to <html>, the tag and every attribute but those
+// that only name or link (id, href, title, data-file, aria-label: style.css selects on none of
+// them), and whether its own text holds a letter or digit (axe skips an element of punctuation
+// alone). Blocks are judged outermost first; the blocks inside a kept one stay with it. Every
+// colour pair of code, prose, tables and figures' captions is still checked, in each theme, once in
+// the book; what is not inside a block (the page's bars, buttons, the box) on every page. Returns
+// [code blocks kept, code blocks, other blocks kept, other blocks].
 var NAMING = { id: 1, href: 1, title: 1, 'data-file': 1, 'aria-label': 1 };
+var BLOCKS = 'div.code, p, li, dt, dd, th, td, caption, figcaption, blockquote, h1, h2, h3, h4, h5, h6, summary';
 function signature(e) {
   var parts = [e.tagName];
   Array.prototype.forEach.call(e.attributes, function (a) { if (!NAMING[a.name]) parts.push(a.name + '=' + a.value); });
   return parts.sort().join(' ');
 }
-function dropRepeatedCode(doc, seen) {
+function dropRepeatedBlocks(doc, seen) {
   var sheets = Array.prototype.map.call(doc.styleSheets, function (sheet) {
     return sheet.href || (sheet.ownerNode && sheet.ownerNode.textContent) || '';
   }).join('\n');
-  var blocks = doc.querySelectorAll('div.code'), kept = 0;
-  Array.prototype.forEach.call(blocks, function (block) {
+  var counts = [0, 0, 0, 0];
+  Array.prototype.forEach.call(doc.querySelectorAll(BLOCKS), function (block) {
+    if (!doc.contains(block)) return;                       // inside a block taken out before it
+    for (var k = block.parentElement; k; k = k.parentElement) if (k.axeKept) return;   // inside a kept one
+    var code = block.matches('div.code') ? 0 : 2;
+    counts[code + 1] += 1;
     var above = sheets;
     for (var a = block.parentElement; a; a = a.parentElement) above = signature(a) + ' > ' + above;
     var fresh = false;
@@ -1287,9 +1334,9 @@ function dropRepeatedCode(doc, seen) {
       if (!seen[key + (lettered ? ' #text' : '')]) { seen[key + (lettered ? ' #text' : '')] = true; fresh = true; }
       Array.prototype.forEach.call(e.children, function (c) { walk(c, key); });
     })(block, above);
-    if (fresh) kept += 1; else block.remove();
+    if (fresh) { block.axeKept = true; counts[code] += 1; } else block.remove();
   });
-  return [kept, blocks.length];
+  return counts;
 }
 function runAll(pages, themes, axeUrl) {
   var found = {}, seen = {}, i = 0;
@@ -1311,7 +1358,7 @@ function runAll(pages, themes, axeUrl) {
       script.src = axeUrl;
       script.onerror = function () { found[name] = { error: 'axe-core did not load' }; done(); };
       script.onload = function () {
-        found[name] = { code: dropRepeatedCode(doc, seen), themes: {} };
+        found[name] = { blocks: dropRepeatedBlocks(doc, seen), themes: {} };
         (function theme(t) {
           if (t >= themes.length) { done(); return; }
           doc.documentElement.dataset.theme = themes[t];
@@ -1370,14 +1417,13 @@ def check_axe(browser, root, pages, errors, themes=('light', 'dark')):
                       % (' and '.join(themes), done.returncode, done.stderr.strip()[-300:]))
         return {}
     results = json.loads(html.unescape(found.group(1)))
-    totals, checked = {theme: 0 for theme in themes}, [0, 0]
+    totals, checked = {theme: 0 for theme in themes}, [0, 0, 0, 0]
     for name in pages:
         r = results.get(name) or {'error': 'no result'}
         if 'error' in r:
             errors.append('%s: axe-core could not check its contrast (%s)' % (name, r['error']))
             continue
-        checked[0] += r['code'][0]
-        checked[1] += r['code'][1]
+        checked = [c + n for c, n in zip(checked, r['blocks'])]
         for theme in themes:
             t = r['themes'].get(theme) or {'error': 'no result'}
             if 'error' in t:
@@ -1388,8 +1434,9 @@ def check_axe(browser, root, pages, errors, themes=('light', 'dark')):
                 errors.append('%s: %d element(s) under WCAG AA contrast in the %s theme (axe-core color-contrast), '
                               'e.g. %s; change the colour in book/style.css' % (name, t['failures'], theme,
                                                                                  '; '.join(t['examples'])))
-    print('check-rendered: axe-core (%s theme) saw %d of %d code blocks, the others repeating the colour pairs of '
-          'blocks before them' % (' and '.join(themes), checked[0], checked[1]))
+    print('check-rendered: axe-core (%s theme) saw %d of %d code blocks and %d of %d other blocks (paragraphs, list '
+          'items, cells, headings...), the others repeating the colour pairs of blocks before them'
+          % ((' and '.join(themes),) + tuple(checked)))
     return totals
 
 
