@@ -384,13 +384,14 @@
   // for the typed words side by side (a phrase) in the heading and in the prose, how many of the
   // best rows are looked at for phrases (each costs its prose's stems, once), the heading's and the
   // first definitions' weight (head, defined), and a page's weight (PAGE_BOOST).
-  // (TUNE.explain: each row also says how its score was made, for tests/render/search_share.js's readers)
   // sat: a part's score (MiniSearch's BM25 summed over the fields holding it) saturates as BM25F
   // saturates a term's frequency once across its fields, s / (s + sat m), m its mean over the
   // sections holding it (so that the scale is the book's, whatever its size), then weighs its rarity:
   // a word in the heading, the first paragraph, the prose and the chapter's title is not four words,
   // and one word found everywhere no longer outweighs the rest of the query missing.
-  var TUNE = { synonymHead: 0.5, shareExp: 1, sat: 3, idf: true, phraseHead: 1, phraseText: 0.5, rerank: 10, head: 4, defined: 1 };
+  // explain: each row also says how its score was made (search_share.js --why).
+  var TUNE = { shareExp: 1, sat: 3, idf: true, phraseHead: 1, phraseText: 0.5, rerank: 10, head: 4, defined: 1,
+               explain: false };
   // the GPUs page (tables under the chapters' own titles) and appendix B (a row a symbol, each
   // pointing to the chapter that uses it) rank below the chapters' own sections
   var PAGE_BOOST = { 'gpus.html': 0.3, 'B-symbols.html': 0.5 };
@@ -507,7 +508,7 @@
       return weights.reduce(function (a, w, i) {
         var found = 0;
         parts[i].ways.forEach(function (way, k) {
-          if (way.length && way.every(has)) found = Math.max(found, k && parts[i].held ? TUNE.synonymHead : 1);
+          if (way.length && way.every(has)) found = Math.max(found, k && parts[i].held ? SYNONYM_WEIGHT : 1);
         });
         return a + w * found;
       }, 0) / total;
@@ -522,7 +523,11 @@
         return a + (TUNE.sat ? weights[i] * b / (b + TUNE.sat * mean[i]) : b);
       }, 0);
       var r = { hit: hit, score: sum * Math.pow(share, TUNE.shareExp) * (PAGE_BOOST[s.p] || 1) * sectionBoost(s, head > 0) * about };
-      if (TUNE.explain) r.explain = { parts: hit.parts.map(function (x) { return +x.toFixed(2); }), w: weights.map(function (x) { return +x.toFixed(2); }), share: +share.toFixed(2), about: +about.toFixed(2), sb: sectionBoost(s, head > 0) };
+      if (TUNE.explain) {
+        var round = function (x) { return +x.toFixed(2); };
+        r.explain = { parts: hit.parts.map(round), weights: weights.map(round), share: round(share),
+                      about: round(about), section: sectionBoost(s, head > 0) };
+      }
       return r;
     });
     rows.sort(function (a, b) { return b.score - a.score; });
