@@ -168,6 +168,11 @@ same(S.synonyms('bandwidth-bounded'), S.synonyms('bandwidth bound'), 'stems and 
 assert.ok(S.synonyms('latency hiding').indexOf('bytes in flight') >= 0, 'the Best Practices Guide\'s term, the book\'s words');
 assert.ok(S.synonyms('dram').indexOf('hbm') >= 0 && S.synonyms('hbm').indexOf('dram') >= 0, '= goes both ways');
 same(S.synonyms('ceiling'), [], '-> goes one way: the book\'s word is not asked as the reader\'s');
+// every line asks something the stems do not already find
+fs.readFileSync(vocabularyFile, 'utf8').split('\n').map((l) => l.replace(/#.*/, '').trim()).filter(Boolean)
+  .forEach((line) => line.split(/->|=/).slice(0, line.indexOf('->') >= 0 ? 1 : undefined).forEach((term) => {
+    assert.ok(S.synonyms(term.trim()).length > 0, 'a line of the vocabulary that adds nothing: ' + line);
+  }));
 // the book's own words for a reader's term, in a heading, count half where the book also holds the
 // words typed (the section naming them wins), and whole where it does not (the heading wins)
 const book5 = [
