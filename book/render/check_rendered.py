@@ -202,10 +202,18 @@ function measure(frame) {
     wide: wide.slice(0, 4), more: Math.max(0, wide.length - 4)
   };
 }
+// each screen of SCREENS in turn: every frame set to its size (the parent laid out again, so the
+// page inside meets the new width, its media queries included), then every page measured
 window.addEventListener('load', function () {
-  var found = {};
-  document.querySelectorAll('iframe').forEach(function (frame) {
-    try { found[frame.dataset.page] = measure(frame); } catch (e) { found[frame.dataset.page] = { error: String(e) }; }
+  var found = [], frames = document.querySelectorAll('iframe');
+  SCREENS.forEach(function (screen) {
+    var here = {};
+    frames.forEach(function (frame) { frame.style.width = screen[0] + 'px'; frame.style.height = screen[1] + 'px'; });
+    void document.body.offsetWidth;
+    frames.forEach(function (frame) {
+      try { here[frame.dataset.page] = measure(frame); } catch (e) { here[frame.dataset.page] = { error: String(e) }; }
+    });
+    found.push(here);
   });
   var out = document.createElement('pre');
   out.id = 'phone-widths';
@@ -840,20 +848,23 @@ def find_browser():
     return browser
 
 
-def measure_on_phone(browser, root, names, screen=PHONE):
-    """{page: what PHONE_SCRIPT found} for each page of root, laid out in a phone-sized frame.
-    One Chromium for all the pages: a page of iframes (file:// frames may be read from it only
-    with --allow-file-access-from-files; the window itself may not be narrower than 500 px)."""
-    width, height = screen
+def measure_on_phone(browser, root, names, screens=(PHONE,)):
+    """[{page: what PHONE_SCRIPT found}] for each screen of screens: each page of root laid out in a
+    frame of that screen's size. One Chromium for all the pages and screens, each page loaded once
+    (its frame resized from one screen to the next: the pages' scripts decide nothing by width
+    between 320 and 390 px, book.js's first threshold being 40rem): a page of iframes (file://
+    frames may be read from it only with --allow-file-access-from-files; the window itself may not
+    be narrower than 500 px)."""
+    width, height = screens[0]
     frames = ''.join('<iframe data-page="%s" src="%s" style="width:%dpx;height:%dpx;border:0"></iframe>\n'
                      % (html.escape(n), html.escape(urllib.parse.urljoin('file:', urllib.request.pathname2url(
                          os.path.abspath(os.path.join(root, n))))), width, height) for n in names)
     with tempfile.TemporaryDirectory() as work:
         page = os.path.join(work, 'phone.html')
         with open(page, 'w', encoding='utf-8') as f:
-            f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n%s<script>%s</script>'
-                    '</body></html>\n' % (frames, PHONE_SCRIPT))
-        command = chromium.dump_dom(browser, work, (1200, height), 10000, 'file://' + page)
+            f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n%s<script>var SCREENS = %s;\n%s'
+                    '</script></body></html>\n' % (frames, json.dumps([list(s) for s in screens]), PHONE_SCRIPT))
+        command = chromium.dump_dom(browser, work, (1200, max(h for _, h in screens)), 10000, 'file://' + page)
         done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     found = re.search(r'<pre id="phone-widths">(.*?)</pre>', done.stdout, re.S)
     if not found:
@@ -929,14 +940,30 @@ def check_figure_text(root, found, errors):
     return smallest
 
 
-def check_phone(browser, root, pages, chapters, errors, screen=PHONE, warnings=None):
-    warnings = [] if warnings is None else warnings
-    width, height = screen
+def check_phones(browser, root, pages, chapters, errors, screens=(PHONE, SMALL_PHONE), warnings=None):
+    """check_phone's findings on each screen of screens, the pages loaded once for all of them:
+    [{page: what PHONE_SCRIPT found}], one a screen (empty where Chromium could not measure)."""
+    warnings = {} if warnings is None else warnings
     try:
-        found = measure_on_phone(browser, root, pages, screen)
+        found = measure_on_phone(browser, root, pages, screens)
     except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
         errors.append('the phone-width check could not run: %s' % e)
-        return {}
+        return [{} for _ in screens]
+    return [check_phone(browser, root, pages, chapters, errors, screen, warnings.setdefault(screen, []), measured)
+            for screen, measured in zip(screens, found)]
+
+
+def check_phone(browser, root, pages, chapters, errors, screen=PHONE, warnings=None, found=None):
+    """The pages on one phone screen (measured here, or found: what measure_on_phone measured on
+    it): each fits it, has its search field, contents, headline keys and first section in reach."""
+    warnings = [] if warnings is None else warnings
+    width, height = screen
+    if found is None:
+        try:
+            found = measure_on_phone(browser, root, pages, (screen,))[0]
+        except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
+            errors.append('the phone-width check could not run: %s' % e)
+            return {}
     for name in pages:
         m = found.get(name)
         if not m or 'error' in m:
@@ -1608,21 +1635,19 @@ def main(argv):
         # core's work (its renderer's main thread, all pages being of one origin): they run side by
         # side, as many at a time as the machine has cores (2 on CI's), each with a list of errors
         # (and the phone checks of warnings) of its own, reported in the order listed here. The
-        # longest start first, axe-core's (both themes) and the search, so that none is left to run
-        # alone at the end (on the whole book, a loaded 2-core machine, 2026-12-06: axe-core 179
-        # and 181 s when each theme was a Chromium of its own, the search 120 s, the others 15-85 s;
-        # the search, started sixth, ended alone 47 s after the rest). check_load runs after them,
-        # alone: it times tasks in real time.
+        # longest start first, axe-core's (both themes) and the phones' (both screens), so that
+        # none is left to run alone at the end (the whole book alone on a 2-core machine,
+        # 2026-12-06: axe-core 28 s, the phones 25, the search 22, the others 5-16 s). check_load
+        # runs after them, alone: it times tasks in real time.
         phone_warnings = {screen: [] for screen in (PHONE, SMALL_PHONE)}
         jobs = [lambda e: check_screenshots(browser, root, present[0], e),
                 lambda e: check_maths_clipping(browser, root, present, e)]
-        jobs += [lambda e, s=screen: check_phone(browser, root, pages, chapters, e, s, phone_warnings[s])
-                 for screen in (PHONE, SMALL_PHONE)]
-        longest = [len(jobs)] if axe else []   # the jobs to start first
+        longest = [len(jobs)]   # the jobs to start first
+        jobs += [lambda e: check_phones(browser, root, pages, chapters, e, (PHONE, SMALL_PHONE), phone_warnings)]
+        longest += [len(jobs)] if axe else []
         jobs += [lambda e: check_axe(browser, root, shown, e)] if axe else []
         jobs += [lambda e: check_desktop_code(browser, root, shown, e)]
         if searchable:
-            longest.append(len(jobs))
             jobs += [lambda e: check_search(browser, root, e)]
         jobs += [lambda e: check_api.check_api(browser, root, e, axe)]
         found, found_errors = side_by_side(jobs, first=longest)
@@ -1637,8 +1662,8 @@ def main(argv):
                   'axe-core violations: %s' % (api['pages'], api['widest'][1], api['widest'][0],
                                                ', '.join('%s %d' % kv for kv in sorted(api['violations'].items()))
                                                if api['violations'] else ('none' if axe else 'not checked (no axe-core)')))
-        for screen, widths, screen_errors in zip((PHONE, SMALL_PHONE), found, found_errors):
-            errors += screen_errors
+        errors += found_errors[0]
+        for screen, widths in zip((PHONE, SMALL_PHONE), found[0] or [{}, {}]):
             warnings += phone_warnings[screen]
             if widths and screen == PHONE:
                 smallest = check_figure_text(root, {n: m for n, m in widths.items() if n != 'print.html'}, errors)
@@ -1655,7 +1680,7 @@ def main(argv):
                 print('check-rendered: on a %d px phone screen the widest page is %s, %s px; the focused search '
                       'field at least %s px wide' % (screen[0], widest, widths[widest].get('width', '?'),
                                                      min(fields) if fields else '?'))
-        found, found_errors = found[2:], found_errors[2:]
+        found, found_errors = found[1:], found_errors[1:]
         if axe:
             totals = found[0] or {}
             errors += found_errors[0]

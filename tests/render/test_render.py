@@ -719,9 +719,9 @@ class ScreenshotTest(Workspace):
 class PhoneTest(Workspace):
     """check-rendered's phone layout (check_phone): the pages laid out in 390 and 320 px frames.
     That every page of the fixture fits both (no error: each no wider than the screen, each but
-    print.html with its search field) is BrowserCheckTest's to show: the whole check-rendered makes
-    the same two check_phone calls on every page of the same fixture (two Chromium starts no longer
-    made twice); here, that each damage is caught and that what is wider scrolls in its own frame."""
+    print.html with its search field) is BrowserCheckTest's to show: the whole check-rendered lays
+    every page of the same fixture out on both screens (check_phones: one Chromium, each page loaded
+    once); here, that each damage is caught and that what is wider scrolls in its own frame."""
     CHAPTER_PAGES = check_rendered.chapter_pages(CHAPTERS)
 
     def phone(self, pages, screen=check_rendered.PHONE):
@@ -761,9 +761,10 @@ class PhoneTest(Workspace):
         done = render(self.out, self.woven)
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn('measured column 6', self.read('A-bench.html'))
-        for screen in (check_rendered.PHONE, check_rendered.SMALL_PHONE):
-            _, errors = self.phone(['A-bench.html', 'print.html'], screen)
-            self.assertEqual(errors, [], 'at %d px' % screen[0])
+        errors = []
+        check_rendered.check_phones(browser_or_skip(self), self.out, ['A-bench.html', 'print.html'],
+                                    self.CHAPTER_PAGES, errors, (check_rendered.PHONE, check_rendered.SMALL_PHONE))
+        self.assertEqual(errors, [], 'at 390 and 320 px')
 
     def test_a_page_that_does_not_fit_a_phone_is_caught(self):
         # too wide; as wide, but hidden (a phone would cut it off); the title pushed off the first screen
