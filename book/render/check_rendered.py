@@ -203,17 +203,27 @@ function measure(frame) {
   };
 }
 // each screen of SCREENS in turn: every frame set to its size (the parent laid out again, so the
-// page inside meets the new width, its media queries included), then every page measured
+// page inside meets the new width, its media queries included), then every page measured; last,
+// at the desktop's size (DESKTOP), the code blocks of each page of DESKTOP_PAGES (measureDesktop,
+// which opens every <details>: it comes after the phones)
 window.addEventListener('load', function () {
-  var found = [], frames = document.querySelectorAll('iframe');
-  SCREENS.forEach(function (screen) {
-    var here = {};
+  var found = { screens: [], desktop: {} }, frames = document.querySelectorAll('iframe');
+  function resize(screen) {
     frames.forEach(function (frame) { frame.style.width = screen[0] + 'px'; frame.style.height = screen[1] + 'px'; });
     void document.body.offsetWidth;
+  }
+  SCREENS.forEach(function (screen) {
+    var here = {};
+    resize(screen);
     frames.forEach(function (frame) {
       try { here[frame.dataset.page] = measure(frame); } catch (e) { here[frame.dataset.page] = { error: String(e) }; }
     });
-    found.push(here);
+    found.screens.push(here);
+  });
+  if (DESKTOP_PAGES.length) resize(DESKTOP);
+  frames.forEach(function (frame) {
+    if (DESKTOP_PAGES.indexOf(frame.dataset.page) < 0) return;
+    try { found.desktop[frame.dataset.page] = measureDesktop(frame); } catch (e) { found.desktop[frame.dataset.page] = { error: String(e) }; }
   });
   var out = document.createElement('pre');
   out.id = 'phone-widths';
@@ -323,28 +333,21 @@ window.addEventListener('load', function () {
 
 DESKTOP = (1280, 900)
 # For each frame: the code blocks of at most 100 columns that still scroll sideways.
-DESKTOP_SCRIPT = r"""
-window.addEventListener('load', function () {
-  var found = {};
-  document.querySelectorAll('iframe').forEach(function (frame) {
-    var doc = frame.contentDocument, narrow = [], count = 0;
-    doc.querySelectorAll('details').forEach(function (d) { d.open = true; });
-    doc.querySelectorAll('main pre').forEach(function (pre) {
-      var longest = Math.max.apply(null, pre.textContent.replace(/\t/g, '    ').split('\n').map(function (l) { return l.length; }));
-      if (longest > 100) return;
-      count += 1;
-      if (pre.scrollWidth > pre.clientWidth + 1) {
-        var box = pre.closest('.code'), name = box && box.dataset.file || '(a block)';
-        narrow.push(name + ' (' + longest + ' columns in ' + pre.clientWidth + ' px)');
-      }
-    });
-    found[frame.dataset.page] = { blocks: count, narrow: narrow.slice(0, 3), more: Math.max(0, narrow.length - 3) };
+DESKTOP_MEASURE = r"""
+function measureDesktop(frame) {
+  var doc = frame.contentDocument, narrow = [], count = 0;
+  doc.querySelectorAll('details').forEach(function (d) { d.open = true; });
+  doc.querySelectorAll('main pre').forEach(function (pre) {
+    var longest = Math.max.apply(null, pre.textContent.replace(/\t/g, '    ').split('\n').map(function (l) { return l.length; }));
+    if (longest > 100) return;
+    count += 1;
+    if (pre.scrollWidth > pre.clientWidth + 1) {
+      var box = pre.closest('.code'), name = box && box.dataset.file || '(a block)';
+      narrow.push(name + ' (' + longest + ' columns in ' + pre.clientWidth + ' px)');
+    }
   });
-  var out = document.createElement('pre');
-  out.id = 'desktop-code';
-  out.textContent = JSON.stringify(found);
-  document.body.appendChild(out);
-});
+  return { blocks: count, narrow: narrow.slice(0, 3), more: Math.max(0, narrow.length - 3) };
+}
 """
 
 
@@ -848,53 +851,54 @@ def find_browser():
     return browser
 
 
-def measure_on_phone(browser, root, names, screens=(PHONE,)):
-    """[{page: what PHONE_SCRIPT found}] for each screen of screens: each page of root laid out in a
-    frame of that screen's size. One Chromium for all the pages and screens, each page loaded once
-    (its frame resized from one screen to the next: the pages' scripts decide nothing by width
-    between 320 and 390 px, book.js's first threshold being 40rem): a page of iframes (file://
-    frames may be read from it only with --allow-file-access-from-files; the window itself may not
-    be narrower than 500 px)."""
-    width, height = screens[0]
+def measure_layouts(browser, root, names, screens=(PHONE,), desktop=()):
+    """([{page: what PHONE_SCRIPT found}] for each screen of screens, {page: what measureDesktop found}
+    for each page of desktop): each page of root laid out in a frame of each screen's size, then of
+    DESKTOP's. One Chromium for all the pages and sizes, each page loaded once (its frame resized from
+    one size to the next: what the pages' scripts decide by width at load, book.js's contents open
+    and results at a glance from 40rem on, the desktop check does itself, opening every <details>): a
+    page of iframes (file:// frames may be read from it only with --allow-file-access-from-files; the
+    window itself may not be narrower than 500 px)."""
+    width, height = (screens or (DESKTOP,))[0]
+    names = list(names) + [n for n in desktop if n not in names]
     frames = ''.join('<iframe data-page="%s" src="%s" style="width:%dpx;height:%dpx;border:0"></iframe>\n'
                      % (html.escape(n), html.escape(urllib.parse.urljoin('file:', urllib.request.pathname2url(
                          os.path.abspath(os.path.join(root, n))))), width, height) for n in names)
+    settings = 'var SCREENS = %s, DESKTOP = %s, DESKTOP_PAGES = %s;' % (
+        json.dumps([list(s) for s in screens]), json.dumps(list(DESKTOP)), json.dumps(list(desktop)))
     with tempfile.TemporaryDirectory() as work:
-        page = os.path.join(work, 'phone.html')
+        page = os.path.join(work, 'layouts.html')
         with open(page, 'w', encoding='utf-8') as f:
-            f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n%s<script>var SCREENS = %s;\n%s'
-                    '</script></body></html>\n' % (frames, json.dumps([list(s) for s in screens]), PHONE_SCRIPT))
-        command = chromium.dump_dom(browser, work, (1200, max(h for _, h in screens)), 10000, 'file://' + page)
+            f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n%s<script>%s\n%s\n%s'
+                    '</script></body></html>\n' % (frames, settings, DESKTOP_MEASURE, PHONE_SCRIPT))
+        command = chromium.dump_dom(browser, work, (1200, max(h for _, h in list(screens) + [DESKTOP])), 10000,
+                                    'file://' + page)
         done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     found = re.search(r'<pre id="phone-widths">(.*?)</pre>', done.stdout, re.S)
     if not found:
         raise RuntimeError('Chromium measured nothing (exit %d): %s' % (done.returncode, done.stderr.strip()[-500:]))
-    return json.loads(html.unescape(found.group(1)))
+    found = json.loads(html.unescape(found.group(1)))
+    return found['screens'], found['desktop']
 
 
-def check_desktop_code(browser, root, pages, errors):
+def check_desktop_code(browser, root, pages, errors, found=None):
+    """At DESKTOP's width, no code block of at most 100 columns scrolls sideways (measured here, or
+    found: what measure_layouts measured). Returns the blocks checked."""
     width, height = DESKTOP
-    frames = ''.join('<iframe data-page="%s" src="%s" style="width:%dpx;height:%dpx;border:0"></iframe>\n'
-                     % (html.escape(n), html.escape(urllib.parse.urljoin('file:', urllib.request.pathname2url(
-                         os.path.abspath(os.path.join(root, n))))), width, height) for n in pages)
-    with tempfile.TemporaryDirectory() as work:
-        page = os.path.join(work, 'desktop.html')
-        with open(page, 'w', encoding='utf-8') as f:
-            f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n%s<script>%s</script>'
-                    '</body></html>\n' % (frames, DESKTOP_SCRIPT))
-        command = chromium.dump_dom(browser, work, (width + 100, height), 10000, 'file://' + page)
-        done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    found = re.search(r'<pre id="desktop-code">(.*?)</pre>', done.stdout, re.S)
-    if not found:
-        errors.append('the desktop code check could not run (exit %d): %s' % (done.returncode, done.stderr.strip()[-300:]))
-        return 0
-    results = json.loads(html.unescape(found.group(1)))
+    if found is None:
+        try:
+            found = measure_layouts(browser, root, [], (), pages)[1]
+        except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
+            errors.append('the desktop code check could not run: %s' % e)
+            return 0
     for name in pages:
-        r = results.get(name) or {}
+        r = found.get(name) or {}
+        if r.get('error'):
+            errors.append('%s: its code was not measured at %d px (%s)' % (name, width, r['error']))
         if r.get('narrow'):
             errors.append('%s: at %d px, code of at most 100 columns scrolls sideways: %s%s'
                           % (name, width, '; '.join(r['narrow']), ' and %d more' % r['more'] if r['more'] else ''))
-    return sum((results.get(n) or {}).get('blocks', 0) for n in pages)
+    return sum((found.get(n) or {}).get('blocks', 0) for n in pages)
 
 
 # Matplotlib draws text as glyph paths: a line of text is a <g transform="... scale(S -S)"> whose
@@ -940,27 +944,29 @@ def check_figure_text(root, found, errors):
     return smallest
 
 
-def check_phones(browser, root, pages, chapters, errors, screens=(PHONE, SMALL_PHONE), warnings=None):
-    """check_phone's findings on each screen of screens, the pages loaded once for all of them:
-    [{page: what PHONE_SCRIPT found}], one a screen (empty where Chromium could not measure)."""
+def check_layouts(browser, root, pages, chapters, errors, screens=(PHONE, SMALL_PHONE), warnings=None, desktop=()):
+    """check_phone's findings on each screen of screens, and check_desktop_code's on the pages of
+    desktop, each page loaded once for all of them (measure_layouts): ([{page: what PHONE_SCRIPT
+    found}], one a screen, empty where Chromium could not measure; the code blocks checked at DESKTOP)."""
     warnings = {} if warnings is None else warnings
     try:
-        found = measure_on_phone(browser, root, pages, screens)
+        found, wide = measure_layouts(browser, root, pages, screens, desktop)
     except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
-        errors.append('the phone-width check could not run: %s' % e)
-        return [{} for _ in screens]
-    return [check_phone(browser, root, pages, chapters, errors, screen, warnings.setdefault(screen, []), measured)
-            for screen, measured in zip(screens, found)]
+        errors.append('the phone-width and desktop checks could not run: %s' % e)
+        return [{} for _ in screens], 0
+    return ([check_phone(browser, root, pages, chapters, errors, screen, warnings.setdefault(screen, []), measured)
+             for screen, measured in zip(screens, found)],
+            check_desktop_code(browser, root, desktop, errors, wide) if desktop else 0)
 
 
 def check_phone(browser, root, pages, chapters, errors, screen=PHONE, warnings=None, found=None):
-    """The pages on one phone screen (measured here, or found: what measure_on_phone measured on
+    """The pages on one phone screen (measured here, or found: what measure_layouts measured on
     it): each fits it, has its search field, contents, headline keys and first section in reach."""
     warnings = [] if warnings is None else warnings
     width, height = screen
     if found is None:
         try:
-            found = measure_on_phone(browser, root, pages, (screen,))[0]
+            found = measure_layouts(browser, root, pages, (screen,))[0][0]
         except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
             errors.append('the phone-width check could not run: %s' % e)
             return {}
@@ -1643,10 +1649,10 @@ def main(argv):
         jobs = [lambda e: check_screenshots(browser, root, present[0], e),
                 lambda e: check_maths_clipping(browser, root, present, e)]
         longest = [len(jobs)]   # the jobs to start first
-        jobs += [lambda e: check_phones(browser, root, pages, chapters, e, (PHONE, SMALL_PHONE), phone_warnings)]
+        jobs += [lambda e: check_layouts(browser, root, pages, chapters, e, (PHONE, SMALL_PHONE), phone_warnings,
+                                         shown)]
         longest += [len(jobs)] if axe else []
         jobs += [lambda e: check_axe(browser, root, shown, e)] if axe else []
-        jobs += [lambda e: check_desktop_code(browser, root, shown, e)]
         if searchable:
             jobs += [lambda e: check_search(browser, root, e)]
         jobs += [lambda e: check_api.check_api(browser, root, e, axe)]
@@ -1663,7 +1669,8 @@ def main(argv):
                                                ', '.join('%s %d' % kv for kv in sorted(api['violations'].items()))
                                                if api['violations'] else ('none' if axe else 'not checked (no axe-core)')))
         errors += found_errors[0]
-        for screen, widths in zip((PHONE, SMALL_PHONE), found[0] or [{}, {}]):
+        phones, desktop_blocks = found[0] or ([{}, {}], 0)
+        for screen, widths in zip((PHONE, SMALL_PHONE), phones):
             warnings += phone_warnings[screen]
             if widths and screen == PHONE:
                 smallest = check_figure_text(root, {n: m for n, m in widths.items() if n != 'print.html'}, errors)
@@ -1688,9 +1695,8 @@ def main(argv):
                 print('check-rendered: axe-core color-contrast failures: %s' % ', '.join(
                     '%d in the %s theme' % (n, t) for t, n in sorted(totals.items())))
             found, found_errors = found[1:], found_errors[1:]
-        errors += found_errors[0]
         print('check-rendered: at %d px, %d code block(s) of at most 100 columns checked for sideways scrolling'
-              % (DESKTOP[0], found[0] or 0))
+              % (DESKTOP[0], desktop_blocks))
         if searchable:
             load = check_load(browser, root, errors)
             if load:
@@ -1704,8 +1710,8 @@ def main(argv):
                 print('check-rendered: search: %d of %d learner queries (tests/render/search-queries.tsv) find their '
                       'section first, %.0f%%; of those held out (never tuned to), %d of %d'
                       % (share[0], share[1], 100.0 * share[0] / share[1], share[2], share[3]))
-            searched = found[1] or []
-            errors += found_errors[1]
+            searched = found[0] or []
+            errors += found_errors[0]
             review = [r for (what, _), r in searched if what == REVIEW]
             print('check-rendered: search arrivals of the web review\'s queries (%d of its %d held by this index): '
                   '%d show the first marked word on the first screen'

@@ -720,7 +720,7 @@ class PhoneTest(Workspace):
     """check-rendered's phone layout (check_phone): the pages laid out in 390 and 320 px frames.
     That every page of the fixture fits both (no error: each no wider than the screen, each but
     print.html with its search field) is BrowserCheckTest's to show: the whole check-rendered lays
-    every page of the same fixture out on both screens (check_phones: one Chromium, each page loaded
+    every page of the same fixture out on both screens (check_layouts: one Chromium, each page loaded
     once); here, that each damage is caught and that what is wider scrolls in its own frame."""
     CHAPTER_PAGES = check_rendered.chapter_pages(CHAPTERS)
 
@@ -762,7 +762,7 @@ class PhoneTest(Workspace):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn('measured column 6', self.read('A-bench.html'))
         errors = []
-        check_rendered.check_phones(browser_or_skip(self), self.out, ['A-bench.html', 'print.html'],
+        check_rendered.check_layouts(browser_or_skip(self), self.out, ['A-bench.html', 'print.html'],
                                     self.CHAPTER_PAGES, errors, (check_rendered.PHONE, check_rendered.SMALL_PHONE))
         self.assertEqual(errors, [], 'at 390 and 320 px')
 
