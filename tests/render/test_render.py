@@ -783,6 +783,20 @@ class PhoneTest(Workspace):
                                 r'screen, below the first screen')
         self.assertNotRegex(found, r'index\.html')   # index.html fits
 
+    def test_code_that_scrolls_sideways_at_desktop_width_is_caught(self):
+        # code of at most 100 columns squeezed into a 300 px column at 1280 px (check_desktop_code,
+        # which check_layouts runs after the phones in the same Chromium)
+        with open(os.path.join(self.out, 'style.css'), 'a') as f:
+            f.write('\n@media (min-width: 60rem) { main pre { max-width: 300px; overflow-x: auto; } }\n')
+        errors = []
+        phones, blocks = check_rendered.check_layouts(browser_or_skip(self), self.out, ['3.1-reduction.html'],
+                                                      self.CHAPTER_PAGES, errors, (check_rendered.PHONE,),
+                                                      desktop=['3.1-reduction.html'])
+        self.assertGreater(blocks, 0)
+        self.assertRegex('\n'.join(errors), r'3\.1-reduction\.html: at 1280 px, code of at most 100 columns '
+                                              r'scrolls sideways: .* columns in 300 px')
+        self.assertNotRegex('\n'.join(errors), r'390 px')   # the phone screen: still a fit
+
     def test_a_first_section_past_two_phone_screens_is_caught(self):
         # web review #2: the first section began four to nine screens down
         _, errors = self.phone(['3.1-reduction.html'])
