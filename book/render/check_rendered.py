@@ -202,10 +202,28 @@ function measure(frame) {
     wide: wide.slice(0, 4), more: Math.max(0, wide.length - 4)
   };
 }
+// each screen of SCREENS in turn: every frame set to its size (the parent laid out again, so the
+// page inside meets the new width, its media queries included), then every page measured; last,
+// at the desktop's size (DESKTOP), the code blocks of each page of DESKTOP_PAGES (measureDesktop,
+// which opens every <details>: it comes after the phones)
 window.addEventListener('load', function () {
-  var found = {};
-  document.querySelectorAll('iframe').forEach(function (frame) {
-    try { found[frame.dataset.page] = measure(frame); } catch (e) { found[frame.dataset.page] = { error: String(e) }; }
+  var found = { screens: [], desktop: {} }, frames = document.querySelectorAll('iframe');
+  function resize(screen) {
+    frames.forEach(function (frame) { frame.style.width = screen[0] + 'px'; frame.style.height = screen[1] + 'px'; });
+    void document.body.offsetWidth;
+  }
+  SCREENS.forEach(function (screen) {
+    var here = {};
+    resize(screen);
+    frames.forEach(function (frame) {
+      try { here[frame.dataset.page] = measure(frame); } catch (e) { here[frame.dataset.page] = { error: String(e) }; }
+    });
+    found.screens.push(here);
+  });
+  if (DESKTOP_PAGES.length) resize(DESKTOP);
+  frames.forEach(function (frame) {
+    if (DESKTOP_PAGES.indexOf(frame.dataset.page) < 0) return;
+    try { found.desktop[frame.dataset.page] = measureDesktop(frame); } catch (e) { found.desktop[frame.dataset.page] = { error: String(e) }; }
   });
   var out = document.createElement('pre');
   out.id = 'phone-widths';
@@ -315,28 +333,21 @@ window.addEventListener('load', function () {
 
 DESKTOP = (1280, 900)
 # For each frame: the code blocks of at most 100 columns that still scroll sideways.
-DESKTOP_SCRIPT = r"""
-window.addEventListener('load', function () {
-  var found = {};
-  document.querySelectorAll('iframe').forEach(function (frame) {
-    var doc = frame.contentDocument, narrow = [], count = 0;
-    doc.querySelectorAll('details').forEach(function (d) { d.open = true; });
-    doc.querySelectorAll('main pre').forEach(function (pre) {
-      var longest = Math.max.apply(null, pre.textContent.replace(/\t/g, '    ').split('\n').map(function (l) { return l.length; }));
-      if (longest > 100) return;
-      count += 1;
-      if (pre.scrollWidth > pre.clientWidth + 1) {
-        var box = pre.closest('.code'), name = box && box.dataset.file || '(a block)';
-        narrow.push(name + ' (' + longest + ' columns in ' + pre.clientWidth + ' px)');
-      }
-    });
-    found[frame.dataset.page] = { blocks: count, narrow: narrow.slice(0, 3), more: Math.max(0, narrow.length - 3) };
+DESKTOP_MEASURE = r"""
+function measureDesktop(frame) {
+  var doc = frame.contentDocument, narrow = [], count = 0;
+  doc.querySelectorAll('details').forEach(function (d) { d.open = true; });
+  doc.querySelectorAll('main pre').forEach(function (pre) {
+    var longest = Math.max.apply(null, pre.textContent.replace(/\t/g, '    ').split('\n').map(function (l) { return l.length; }));
+    if (longest > 100) return;
+    count += 1;
+    if (pre.scrollWidth > pre.clientWidth + 1) {
+      var box = pre.closest('.code'), name = box && box.dataset.file || '(a block)';
+      narrow.push(name + ' (' + longest + ' columns in ' + pre.clientWidth + ' px)');
+    }
   });
-  var out = document.createElement('pre');
-  out.id = 'desktop-code';
-  out.textContent = JSON.stringify(found);
-  document.body.appendChild(out);
-});
+  return { blocks: count, narrow: narrow.slice(0, 3), more: Math.max(0, narrow.length - 3) };
+}
 """
 
 
@@ -840,50 +851,54 @@ def find_browser():
     return browser
 
 
-def measure_on_phone(browser, root, names, screen=PHONE):
-    """{page: what PHONE_SCRIPT found} for each page of root, laid out in a phone-sized frame.
-    One Chromium for all the pages: a page of iframes (file:// frames may be read from it only
-    with --allow-file-access-from-files; the window itself may not be narrower than 500 px)."""
-    width, height = screen
+def measure_layouts(browser, root, names, screens=(PHONE,), desktop=()):
+    """([{page: what PHONE_SCRIPT found}] for each screen of screens, {page: what measureDesktop found}
+    for each page of desktop): each page of root laid out in a frame of each screen's size, then of
+    DESKTOP's. One Chromium for all the pages and sizes, each page loaded once (its frame resized from
+    one size to the next: what the pages' scripts decide by width at load, book.js's contents open
+    and results at a glance from 40rem on, the desktop check does itself, opening every <details>): a
+    page of iframes (file:// frames may be read from it only with --allow-file-access-from-files; the
+    window itself may not be narrower than 500 px)."""
+    width, height = (screens or (DESKTOP,))[0]
+    names = list(names) + [n for n in desktop if n not in names]
     frames = ''.join('<iframe data-page="%s" src="%s" style="width:%dpx;height:%dpx;border:0"></iframe>\n'
                      % (html.escape(n), html.escape(urllib.parse.urljoin('file:', urllib.request.pathname2url(
                          os.path.abspath(os.path.join(root, n))))), width, height) for n in names)
+    settings = 'var SCREENS = %s, DESKTOP = %s, DESKTOP_PAGES = %s;' % (
+        json.dumps([list(s) for s in screens]), json.dumps(list(DESKTOP)), json.dumps(list(desktop)))
     with tempfile.TemporaryDirectory() as work:
-        page = os.path.join(work, 'phone.html')
+        page = os.path.join(work, 'layouts.html')
         with open(page, 'w', encoding='utf-8') as f:
-            f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n%s<script>%s</script>'
-                    '</body></html>\n' % (frames, PHONE_SCRIPT))
-        command = chromium.dump_dom(browser, work, (1200, height), 10000, 'file://' + page)
+            f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n%s<script>%s\n%s\n%s'
+                    '</script></body></html>\n' % (frames, settings, DESKTOP_MEASURE, PHONE_SCRIPT))
+        command = chromium.dump_dom(browser, work, (1200, max(h for _, h in list(screens) + [DESKTOP])), 10000,
+                                    'file://' + page)
         done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     found = re.search(r'<pre id="phone-widths">(.*?)</pre>', done.stdout, re.S)
     if not found:
         raise RuntimeError('Chromium measured nothing (exit %d): %s' % (done.returncode, done.stderr.strip()[-500:]))
-    return json.loads(html.unescape(found.group(1)))
+    found = json.loads(html.unescape(found.group(1)))
+    return found['screens'], found['desktop']
 
 
-def check_desktop_code(browser, root, pages, errors):
+def check_desktop_code(browser, root, pages, errors, found=None):
+    """At DESKTOP's width, no code block of at most 100 columns scrolls sideways (measured here, or
+    found: what measure_layouts measured). Returns the blocks checked."""
     width, height = DESKTOP
-    frames = ''.join('<iframe data-page="%s" src="%s" style="width:%dpx;height:%dpx;border:0"></iframe>\n'
-                     % (html.escape(n), html.escape(urllib.parse.urljoin('file:', urllib.request.pathname2url(
-                         os.path.abspath(os.path.join(root, n))))), width, height) for n in pages)
-    with tempfile.TemporaryDirectory() as work:
-        page = os.path.join(work, 'desktop.html')
-        with open(page, 'w', encoding='utf-8') as f:
-            f.write('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>\n%s<script>%s</script>'
-                    '</body></html>\n' % (frames, DESKTOP_SCRIPT))
-        command = chromium.dump_dom(browser, work, (width + 100, height), 10000, 'file://' + page)
-        done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    found = re.search(r'<pre id="desktop-code">(.*?)</pre>', done.stdout, re.S)
-    if not found:
-        errors.append('the desktop code check could not run (exit %d): %s' % (done.returncode, done.stderr.strip()[-300:]))
-        return 0
-    results = json.loads(html.unescape(found.group(1)))
+    if found is None:
+        try:
+            found = measure_layouts(browser, root, [], (), pages)[1]
+        except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
+            errors.append('the desktop code check could not run: %s' % e)
+            return 0
     for name in pages:
-        r = results.get(name) or {}
+        r = found.get(name) or {}
+        if r.get('error'):
+            errors.append('%s: its code was not measured at %d px (%s)' % (name, width, r['error']))
         if r.get('narrow'):
             errors.append('%s: at %d px, code of at most 100 columns scrolls sideways: %s%s'
                           % (name, width, '; '.join(r['narrow']), ' and %d more' % r['more'] if r['more'] else ''))
-    return sum((results.get(n) or {}).get('blocks', 0) for n in pages)
+    return sum((found.get(n) or {}).get('blocks', 0) for n in pages)
 
 
 # Matplotlib draws text as glyph paths: a line of text is a <g transform="... scale(S -S)"> whose
@@ -929,14 +944,32 @@ def check_figure_text(root, found, errors):
     return smallest
 
 
-def check_phone(browser, root, pages, chapters, errors, screen=PHONE, warnings=None):
+def check_layouts(browser, root, pages, chapters, errors, screens=(PHONE, SMALL_PHONE), warnings=None, desktop=()):
+    """check_phone's findings on each screen of screens, and check_desktop_code's on the pages of
+    desktop, each page loaded once for all of them (measure_layouts): ([{page: what PHONE_SCRIPT
+    found}], one a screen, empty where Chromium could not measure; the code blocks checked at DESKTOP)."""
+    warnings = {} if warnings is None else warnings
+    try:
+        found, wide = measure_layouts(browser, root, pages, screens, desktop)
+    except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
+        errors.append('the phone-width and desktop checks could not run: %s' % e)
+        return [{} for _ in screens], 0
+    return ([check_phone(browser, root, pages, chapters, errors, screen, warnings.setdefault(screen, []), measured)
+             for screen, measured in zip(screens, found)],
+            check_desktop_code(browser, root, desktop, errors, wide) if desktop else 0)
+
+
+def check_phone(browser, root, pages, chapters, errors, screen=PHONE, warnings=None, found=None):
+    """The pages on one phone screen (measured here, or found: what measure_layouts measured on
+    it): each fits it, has its search field, contents, headline keys and first section in reach."""
     warnings = [] if warnings is None else warnings
     width, height = screen
-    try:
-        found = measure_on_phone(browser, root, pages, screen)
-    except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
-        errors.append('the phone-width check could not run: %s' % e)
-        return {}
+    if found is None:
+        try:
+            found = measure_layouts(browser, root, pages, (screen,))[0][0]
+        except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
+            errors.append('the phone-width check could not run: %s' % e)
+            return {}
     for name in pages:
         m = found.get(name)
         if not m or 'error' in m:
@@ -1304,7 +1337,9 @@ AXE_SCRIPT = r"""
 // them), and whether its own text holds a letter or digit (axe skips an element of punctuation
 // alone). Blocks are judged outermost first; the blocks inside a kept one stay with it. Every
 // colour pair of code, prose, tables and figures' captions is still checked, in each theme, once in
-// the book; what is not inside a block (the page's bars, buttons, the box) on every page. Returns
+// the book; what is not inside a block (the page's bars, buttons, the box) on every page. What a
+// closed <details> holds is not checked, as axe never could (opened, all of it once in the book:
+// 16 s more of 29 on the whole book, and no failure, 2026-12-06). Returns
 // [code blocks kept, code blocks, other blocks kept, other blocks].
 var NAMING = { id: 1, href: 1, title: 1, 'data-file': 1, 'aria-label': 1 };
 var BLOCKS = 'div.code, p, li, dt, dd, th, td, caption, figcaption, blockquote, h1, h2, h3, h4, h5, h6, summary';
@@ -1317,6 +1352,9 @@ function dropRepeatedBlocks(doc, seen) {
   var sheets = Array.prototype.map.call(doc.styleSheets, function (sheet) {
     return sheet.href || (sheet.ownerNode && sheet.ownerNode.textContent) || '';
   }).join('\n');
+  // what a closed <details> holds (the box's results, a claim's comparisons, apparatus code) is not
+  // rendered, so axe passes over it: out first, before its blocks could count as new
+  Array.prototype.forEach.call(doc.querySelectorAll('details:not([open]) > :not(summary)'), function (e) { e.remove(); });
   var counts = [0, 0, 0, 0];
   Array.prototype.forEach.call(doc.querySelectorAll(BLOCKS), function (block) {
     if (!doc.contains(block)) return;                       // inside a block taken out before it
@@ -1604,21 +1642,19 @@ def main(argv):
         # core's work (its renderer's main thread, all pages being of one origin): they run side by
         # side, as many at a time as the machine has cores (2 on CI's), each with a list of errors
         # (and the phone checks of warnings) of its own, reported in the order listed here. The
-        # longest start first, axe-core's (both themes) and the search, so that none is left to run
-        # alone at the end (on the whole book, a loaded 2-core machine, 2026-12-06: axe-core 179
-        # and 181 s when each theme was a Chromium of its own, the search 120 s, the others 15-85 s;
-        # the search, started sixth, ended alone 47 s after the rest). check_load runs after them,
-        # alone: it times tasks in real time.
+        # longest start first, axe-core's (both themes) and the phones' (both screens), so that
+        # none is left to run alone at the end (the whole book alone on a 2-core machine,
+        # 2026-12-06: axe-core 28 s, the phones 25, the search 22, the others 5-16 s). check_load
+        # runs after them, alone: it times tasks in real time.
         phone_warnings = {screen: [] for screen in (PHONE, SMALL_PHONE)}
         jobs = [lambda e: check_screenshots(browser, root, present[0], e),
                 lambda e: check_maths_clipping(browser, root, present, e)]
-        jobs += [lambda e, s=screen: check_phone(browser, root, pages, chapters, e, s, phone_warnings[s])
-                 for screen in (PHONE, SMALL_PHONE)]
-        longest = [len(jobs)] if axe else []   # the jobs to start first
+        longest = [len(jobs)]   # the jobs to start first
+        jobs += [lambda e: check_layouts(browser, root, pages, chapters, e, (PHONE, SMALL_PHONE), phone_warnings,
+                                         shown)]
+        longest += [len(jobs)] if axe else []
         jobs += [lambda e: check_axe(browser, root, shown, e)] if axe else []
-        jobs += [lambda e: check_desktop_code(browser, root, shown, e)]
         if searchable:
-            longest.append(len(jobs))
             jobs += [lambda e: check_search(browser, root, e)]
         jobs += [lambda e: check_api.check_api(browser, root, e, axe)]
         found, found_errors = side_by_side(jobs, first=longest)
@@ -1633,8 +1669,9 @@ def main(argv):
                   'axe-core violations: %s' % (api['pages'], api['widest'][1], api['widest'][0],
                                                ', '.join('%s %d' % kv for kv in sorted(api['violations'].items()))
                                                if api['violations'] else ('none' if axe else 'not checked (no axe-core)')))
-        for screen, widths, screen_errors in zip((PHONE, SMALL_PHONE), found, found_errors):
-            errors += screen_errors
+        errors += found_errors[0]
+        phones, desktop_blocks = found[0] or ([{}, {}], 0)
+        for screen, widths in zip((PHONE, SMALL_PHONE), phones):
             warnings += phone_warnings[screen]
             if widths and screen == PHONE:
                 smallest = check_figure_text(root, {n: m for n, m in widths.items() if n != 'print.html'}, errors)
@@ -1651,7 +1688,7 @@ def main(argv):
                 print('check-rendered: on a %d px phone screen the widest page is %s, %s px; the focused search '
                       'field at least %s px wide' % (screen[0], widest, widths[widest].get('width', '?'),
                                                      min(fields) if fields else '?'))
-        found, found_errors = found[2:], found_errors[2:]
+        found, found_errors = found[1:], found_errors[1:]
         if axe:
             totals = found[0] or {}
             errors += found_errors[0]
@@ -1659,9 +1696,8 @@ def main(argv):
                 print('check-rendered: axe-core color-contrast failures: %s' % ', '.join(
                     '%d in the %s theme' % (n, t) for t, n in sorted(totals.items())))
             found, found_errors = found[1:], found_errors[1:]
-        errors += found_errors[0]
         print('check-rendered: at %d px, %d code block(s) of at most 100 columns checked for sideways scrolling'
-              % (DESKTOP[0], found[0] or 0))
+              % (DESKTOP[0], desktop_blocks))
         if searchable:
             load = check_load(browser, root, errors)
             if load:
@@ -1675,8 +1711,8 @@ def main(argv):
                 print('check-rendered: search: %d of %d learner queries (tests/render/search-queries.tsv) find their '
                       'section first, %.0f%%; of those held out (never tuned to), %d of %d'
                       % (share[0], share[1], 100.0 * share[0] / share[1], share[2], share[3]))
-            searched = found[1] or []
-            errors += found_errors[1]
+            searched = found[0] or []
+            errors += found_errors[0]
             review = [r for (what, _), r in searched if what == REVIEW]
             print('check-rendered: search arrivals of the web review\'s queries (%d of its %d held by this index): '
                   '%d show the first marked word on the first screen'

@@ -719,9 +719,9 @@ class ScreenshotTest(Workspace):
 class PhoneTest(Workspace):
     """check-rendered's phone layout (check_phone): the pages laid out in 390 and 320 px frames.
     That every page of the fixture fits both (no error: each no wider than the screen, each but
-    print.html with its search field) is BrowserCheckTest's to show: the whole check-rendered makes
-    the same two check_phone calls on every page of the same fixture (two Chromium starts no longer
-    made twice); here, that each damage is caught and that what is wider scrolls in its own frame."""
+    print.html with its search field) is BrowserCheckTest's to show: the whole check-rendered lays
+    every page of the same fixture out on both screens (check_layouts: one Chromium, each page loaded
+    once); here, that each damage is caught and that what is wider scrolls in its own frame."""
     CHAPTER_PAGES = check_rendered.chapter_pages(CHAPTERS)
 
     def phone(self, pages, screen=check_rendered.PHONE):
@@ -761,9 +761,10 @@ class PhoneTest(Workspace):
         done = render(self.out, self.woven)
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn('measured column 6', self.read('A-bench.html'))
-        for screen in (check_rendered.PHONE, check_rendered.SMALL_PHONE):
-            _, errors = self.phone(['A-bench.html', 'print.html'], screen)
-            self.assertEqual(errors, [], 'at %d px' % screen[0])
+        errors = []
+        check_rendered.check_layouts(browser_or_skip(self), self.out, ['A-bench.html', 'print.html'],
+                                    self.CHAPTER_PAGES, errors, (check_rendered.PHONE, check_rendered.SMALL_PHONE))
+        self.assertEqual(errors, [], 'at 390 and 320 px')
 
     def test_a_page_that_does_not_fit_a_phone_is_caught(self):
         # too wide; as wide, but hidden (a phone would cut it off); the title pushed off the first screen
@@ -781,6 +782,20 @@ class PhoneTest(Workspace):
         self.assertRegex(found, r'3\.1-reduction\.html: the title starts \d+ px down on a 390 x 844 px phone '
                                 r'screen, below the first screen')
         self.assertNotRegex(found, r'index\.html')   # index.html fits
+
+    def test_code_that_scrolls_sideways_at_desktop_width_is_caught(self):
+        # code of at most 100 columns squeezed into a 300 px column at 1280 px (check_desktop_code,
+        # which check_layouts runs after the phones in the same Chromium)
+        with open(os.path.join(self.out, 'style.css'), 'a') as f:
+            f.write('\n@media (min-width: 60rem) { main pre { max-width: 300px; overflow-x: auto; } }\n')
+        errors = []
+        phones, blocks = check_rendered.check_layouts(browser_or_skip(self), self.out, ['3.1-reduction.html'],
+                                                      self.CHAPTER_PAGES, errors, (check_rendered.PHONE,),
+                                                      desktop=['3.1-reduction.html'])
+        self.assertGreater(blocks, 0)
+        self.assertRegex('\n'.join(errors), r'3\.1-reduction\.html: at 1280 px, code of at most 100 columns '
+                                              r'scrolls sideways: .* columns in 300 px')
+        self.assertNotRegex('\n'.join(errors), r'390 px')   # the phone screen: still a fit
 
     def test_a_first_section_past_two_phone_screens_is_caught(self):
         # web review #2: the first section began four to nine screens down
