@@ -445,10 +445,22 @@
   // The query with each word of letters the index does not hold, where two neighbouring letters
   // swapped make one it holds, so written (occupnacy: occupancy; conflcits: conflicts): the commonest
   // typo, two edits for the engine's fuzzy match, which allows one.
+  // A word cut short as it is typed ("reductio"), which no term of the index starts with since the
+  // index holds its stem (reduct), is completed by the rest of a suffix it ends with the start of
+  // (reduction), where that makes a word the index holds.
   function corrected(engine, query) {
     var held = function (w) { var t = queryTerm(w); return !t || (engine._index && engine._index.has(t)); };
+    var begun = function (w) { return engine._index && engine._index.atPrefix(queryTerm(w)).size > 0; };
     return tokenize(query).map(function (w) {
       if (w.length < 4 || STOP[w] || !/^[a-z]+$/.test(w) || held(w)) return w;
+      if (!begun(w)) {
+        for (var j = 0; j < SUFFIXES.length; j++) {
+          for (var k = SUFFIXES[j].length - 1; k > 0; k--) {
+            var whole = w + SUFFIXES[j].slice(k);
+            if (w.slice(-k) === SUFFIXES[j].slice(0, k) && held(whole)) return whole;
+          }
+        }
+      }
       for (var i = 0; i + 1 < w.length; i++) {
         // a word whose stem is a word's, not a syllable's (shaered's stem sha is not sheared's)
         var swapped = w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2);

@@ -117,6 +117,14 @@ assert.notStrictEqual(S.stem('timer'), S.stem('time'));
 assert.notStrictEqual(S.stem('counters'), S.stem('count'));
 assert.strictEqual(S.stem('registers'), S.stem('register'));
 
+// a word cut short as it is typed, whose stem the index holds shorter (reductio: reduct), is completed
+const book7 = [{ p: '3.1.html', a: '', c: '3.1 Reduction', h: '3.1 A reduction in three levels', f: 'Sum an array.' },
+               { p: '1.1.html', a: '', c: '1.1 Warps', h: '1.1 Warps', f: 'Execution of one warp.' }];
+const engine7 = S.build(MiniSearch, book7);
+engine7.addAll(S.documents(book7));
+['reductio', 'reducti', 'redu'].forEach((q) => assert.strictEqual(S.search(engine7, book7, q, 10).length, 1, q));
+assert.strictEqual(S.search(engine7, book7, 'executio', 10)[0].entry.p, '1.1.html');
+
 // a typed word the index does not hold, two neighbouring letters swapped, is asked as the word it holds
 assert.strictEqual(first2('swizzilng'), 'swz', 'a transposition is corrected');
 assert.strictEqual(first2('misalgined access'), 'mis');
