@@ -233,16 +233,14 @@ window.addEventListener('load', function () {
 """
 
 
-# Runs in a page of phone-sized iframes, one per query (data-query); each frame opens
-# index.html?q=QUERY (book.js searches it), waits for results, follows the first, and reports what
-# it found there: marks, the palette, the SVG figures' filter.
 # Runs in a page of three frames at a phone's size: #asked holds index.html?q= with the first query,
 # #typed index.html with a query typed at once on focus, while the index loads (TYPED), and #arrive
-# is where each query's first result is followed. Every other query is typed into #asked's box once
-# its index is loaded (each answered from the same index, as a reader searching again is), and its
-# first result followed in #arrive, one page after the other (a result the same as an earlier one's,
-# page, words and section, is not followed again: it would arrive the same). Writes, per query in
-# order, its results and what the arrival showed, as JSON.
+# is where each query's first result is followed (its marks, the palette, the SVG figures' filter).
+# Every other query is typed into #asked's box once its index is loaded (each answered from the same
+# index, as a reader searching again is), and its first result followed in #arrive, one page after
+# the other (a result the same as an earlier one's, page, words and section, is not followed again:
+# it would arrive the same). Writes, per query in order, its results and what the arrival showed,
+# as JSON.
 SEARCH_SCRIPT = r"""
 function wait(test, then, left) {
   var v = null;
@@ -265,9 +263,14 @@ function listed(frame, then) {
     then(out);
   }, 80);
 }
-// follows out.href in the frame #arrive: the marked words, the palette, the first mark's place
+// follows out.href in a frame of its own (a new one each time: a page's second arrival, at another
+// section only, would be a move within the page, with no load to wait for): the marked words, the
+// palette, the first mark's place
 function arrive(out, then) {
-  var frame = document.getElementById('arrive');
+  var frame = document.createElement('iframe'), old = document.getElementById('arrive');
+  frame.id = 'arrive';
+  frame.style.cssText = old.style.cssText;
+  old.remove();
   frame.onload = function () {
     frame.onload = null;
     wait(function () { return frame.contentDocument.documentElement.dataset.hits; }, function (hits) {
@@ -290,6 +293,7 @@ function arrive(out, then) {
     }, 50);
   };
   frame.src = out.href;
+  document.body.appendChild(frame);
 }
 window.addEventListener('load', function () {
   var asked = document.getElementById('asked'), typed = document.getElementById('typed');
