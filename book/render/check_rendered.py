@@ -1071,10 +1071,9 @@ def search_queries(root):
 SEARCH_QUERIES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                               'tests', 'render', 'search-queries.tsv')
 SEARCH_SHARE_GOAL = 0.9   # the share of the learner queries whose first result is their section (issue 36)
-SEARCH_SHARE_FLOOR = 0.76  # under it, an error: the share reached on the whole file (155 of 201 on the search
-# branch's book of 2026-12-06, the vocabulary and the saturated parts: 55 of the 59 of the review, 16, 23 and 7 of
-# unseen-1..3, 21 of the 30 of the dev set, 26 of the 41 and 7 of the 16 held out; main 08a362c's was 147);
-# raised as ranking improves, lowered only where new queries join
+SEARCH_SHARE_FLOOR = 0.67  # under it, an error: the share reached on the whole file (186 of 277 on main 5998972's
+# book of 2026-12-06: 155 of the 201 tuned to, the vocabulary and the saturated parts, and 31 of the 76 of held-out-3,
+# never tuned to, which joined after it); raised as ranking improves, lowered only where new queries join
 
 
 def search_share(root, errors, warnings):
