@@ -138,7 +138,9 @@ function measure(frame) {
       else if (!scrolls(c)) walk(c, here);   // what is inside may stick out (a long word)
     }
   }
-  if (doc.body) walk(doc.body, []);
+  // (only on a page wider than the screen: the names are for that error; a page that fits has none
+  // to name, and the walk, a style read per element, was most of this check's time on print.html)
+  if (doc.body && root.scrollWidth > limit) walk(doc.body, []);
   var title = doc.querySelector('h1.title');
   // the first section of the text: its heading's top, as far down as a reader scrolls to reach it
   var section = doc.querySelector('main h2[id]');
