@@ -42,10 +42,15 @@ const sections = [
   { p: 'A.html', a: 'ceil', c: 'A Bench', h: 'Ceilings', f: 'The DRAM bandwidth measured by the copy kernel.',
     k: [['code-c', 'copy_kernel cudaGraphLaunch']] },
 ];
-const engine = S.build(MiniSearch, sections);
-engine.addAll(S.documents(sections));
-const rows = (q) => S.search(engine, sections, q, 10);
-const first = (q) => { const r = rows(q); return r.length ? r[0].entry.a : null; };
+// a book's search as the page runs it: the rows for a query (at most 10), and the first row's anchor
+const searchOf = (book) => {
+  const built = S.build(MiniSearch, book);
+  built.addAll(S.documents(book));
+  return (q) => S.search(built, book, q, 10);
+};
+const firstOf = (search) => (q) => { const r = search(q); return r.length ? r[0].entry.a : null; };
+const rows = searchOf(sections);
+const first = firstOf(rows);
 
 assert.strictEqual(first('warp divergence'), 'div', 'a stem finds divergent for divergence');
 assert.strictEqual(first('bank conflict'), 'banks', 'prose ranks above the apparatus');
@@ -100,9 +105,8 @@ const book2 = [
     f: 'A value loaded once into a register serves many multiplies: register reuse.',
     t: 'Its access costs nothing more.' },
 ];
-const engine2 = S.build(MiniSearch, book2);
-engine2.addAll(S.documents(book2));
-const first2 = (q) => { const r = S.search(engine2, book2, q, 10); return r.length ? r[0].entry.a : null; };
+const search2 = searchOf(book2);
+const first2 = firstOf(search2);
 assert.strictEqual(first2('stall reasons'), 'counters', 'the heading holding the typed word ranks first');
 assert.strictEqual(first2('swizzling'), 'swz', 'a term ranks first where the book first sets it in italics');
 assert.deepStrictEqual(S.documents(book2).map((d) => d.d), ['', '', 'swizzling', '', '', '', '', ''],
@@ -120,10 +124,9 @@ assert.strictEqual(S.stem('registers'), S.stem('register'));
 // a word cut short as it is typed, whose stem the index holds shorter (reductio: reduct), is completed
 const book7 = [{ p: '3.1.html', a: '', c: '3.1 Reduction', h: '3.1 A reduction in three levels', f: 'Sum an array.' },
                { p: '1.1.html', a: '', c: '1.1 Warps', h: '1.1 Warps', f: 'Execution of one warp.' }];
-const engine7 = S.build(MiniSearch, book7);
-engine7.addAll(S.documents(book7));
-['reductio', 'reducti', 'redu'].forEach((q) => assert.strictEqual(S.search(engine7, book7, q, 10).length, 1, q));
-assert.strictEqual(S.search(engine7, book7, 'executio', 10)[0].entry.p, '1.1.html');
+const search7 = searchOf(book7);
+['reductio', 'reducti', 'redu'].forEach((q) => assert.strictEqual(search7(q).length, 1, q));
+assert.strictEqual(search7('executio')[0].entry.p, '1.1.html');
 
 // a typed word the index does not hold, two neighbouring letters swapped, is asked as the word it holds
 assert.strictEqual(first2('swizzilng'), 'swz', 'a transposition is corrected');
@@ -141,9 +144,8 @@ const book3 = [
   { p: '2.1.html', a: 'cmp', c: '2.1 Coalescing', h: 'Counting',
     f: 'To compare each layout, count the sectors a warp reads with it.' },
 ];
-const engine3 = S.build(MiniSearch, book3);
-engine3.addAll(S.documents(book3));
-const first3 = (q) => { const r = S.search(engine3, book3, q, 10); return r.length ? r[0].entry.a : null; };
+const search3 = searchOf(book3);
+const first3 = firstOf(search3);
 assert.strictEqual(first3('AoS vs SoA'), 'aos', 'AoS and SoA are the layouts\' names, above the tests that name them in code');
 // exercises and the apparatus rank below the section that teaches as well (each pair scores within a
 // few percent without SECTION_BOOST), unless their heading is asked for
@@ -162,11 +164,10 @@ const book4 = [
     t: 'The matrix transpose through shared memory: each warp reads a row of the matrix and writes a column.' },
   { p: '3.3.html', a: 'x', c: '3.3 Fusion', h: 'Fusion', f: 'Kernels fused into one.', t: 'Nothing of a matrix here.' },
 ];
-const engine4 = S.build(MiniSearch, book4);
-engine4.addAll(S.documents(book4));
-assert.strictEqual(S.search(engine4, book4, 'matrix transpose', 10)[0].entry.a, 'banks',
+const search4 = searchOf(book4);
+assert.strictEqual(search4('matrix transpose')[0].entry.a, 'banks',
                    'both words in the prose above one word everywhere');
-assert.strictEqual(S.search(engine4, book4, 'transpose', 10)[0].entry.a, 'read', 'one word: where it is everywhere');
+assert.strictEqual(search4('transpose')[0].entry.a, 'read', 'one word: where it is everywhere');
 
 // the vocabulary: a line's terms are matched as stems, several words long, one way or both
 const same = (a, b, why) => assert.strictEqual(JSON.stringify(a), JSON.stringify(b), why);   // arrays of the vm's realm
@@ -189,14 +190,12 @@ const book5 = [
   { p: '1.3.html', a: 'bytes', c: '1.3 Occupancy', h: 'Bandwidth follows bytes in flight',
     f: 'The bytes in flight per SM set the bandwidth.' },
 ];
-const engine5 = S.build(MiniSearch, book5);
-engine5.addAll(S.documents(book5));
-assert.strictEqual(S.search(engine5, book5, 'latency hiding', 10)[0].entry.a, '', 'the words typed, where the book holds them');
+const search5 = searchOf(book5);
+assert.strictEqual(search5('latency hiding')[0].entry.a, '', 'the words typed, where the book holds them');
 const book6 = [book5[1], { p: '1.3.html', a: 'occ', c: '1.3 Occupancy', h: 'Occupancy',
                           f: 'An SM keeps warps resident so that when one waits another issues.' }];
-const engine6 = S.build(MiniSearch, book6);
-engine6.addAll(S.documents(book6));
-assert.strictEqual(S.search(engine6, book6, 'latency hiding', 10)[0].entry.a, 'bytes', 'the book\'s words, where it lacks them');
+const search6 = searchOf(book6);
+assert.strictEqual(search6('latency hiding')[0].entry.a, 'bytes', 'the book\'s words, where it lacks them');
 
 S.vocabulary(['# a comment', 'warp shuffle -> shuffles  # a trailing comment', 'a = b']);
 same(S.synonyms('warp shuffles'), ['shuffles']);
