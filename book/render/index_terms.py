@@ -210,13 +210,29 @@ def body(entries, chapters, headings):
 
 
 def by_section(entries, chapters):
-    """{page#anchor: [the names of every entry pointing there]}, for the search (search_index.py)."""
+    """{page#anchor: ([names it is the first place of], [names it is a later place of])}, for the
+    search (search_index.py). A name's first places are where the book teaches it: of the entries
+    whose term it is (else of those listing it as an other name), those of the earliest chapter
+    (the course builds up: a later chapter that lists it applies it; an inverted entry such as
+    "Little's law, for a pipeline of stages" is a term of its own). Its other places are later."""
     pages = page_of(chapters)
-    names = {}
+    order = {c['id']: n for n, c in enumerate(chapters)}
+    as_term, as_other = {}, {}
     for e in entries:
-        for anchor in e.anchors:
-            known = names.setdefault(pages[e.chapter] + '#' + anchor, [])
-            known.extend(n for n in [e.term] + e.others if n not in known)
+        for k, name in enumerate([e.term] + e.others):
+            table = as_term if k == 0 or term_key(name) == term_key(e.term) else as_other
+            written, where = table.setdefault(term_key(name), (name, []))
+            where.extend((e.chapter, a) for a in e.anchors if (e.chapter, a) not in where)
+    names = {}
+    for key in list(as_term) + [k for k in as_other if k not in as_term]:
+        written, where = as_term.get(key) or as_other[key]
+        later = [p for p in as_other.get(key, ('', []))[1] if p not in where] if key in as_term else []
+        first = min(order[c] for c, _ in where)
+        for chapter, anchor in where + later:
+            primary = order[chapter] == first and (chapter, anchor) in where
+            known = names.setdefault(pages[chapter] + '#' + anchor, ([], []))
+            if written not in known[0] and written not in known[1]:
+                known[0 if primary else 1].append(written)
     return names
 
 

@@ -286,13 +286,16 @@ def referred(sections):
 
 
 def indexed(sections, chapters, folder=None):
-    """Each section's i: the names of the book's index entries that point to it (book/index-terms/,
-    one a line), the author's word on what it teaches under the names a reader may bring."""
+    """Each section's i and j: the names of the book's index entries (book/index-terms/, one a
+    line) it is the first place of (i: where the book teaches them) and a later place of (j), the
+    author's word on what it holds under the names a reader may bring (index_terms.by_section)."""
     names = index_terms.by_section(index_terms.read(folder, chapters), chapters)
     for s in sections:
-        found = names.get(s['p'] + '#' + s['a'])
-        if found:
-            s['i'] = '\n'.join(found)
+        first, later = names.get(s['p'] + '#' + s['a'], ([], []))
+        if first:
+            s['i'] = '\n'.join(first)
+        if later:
+            s['j'] = '\n'.join(later)
 
 
 VOCABULARY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'search-vocabulary.txt')

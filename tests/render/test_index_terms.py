@@ -75,15 +75,23 @@ class IndexTermsTest(unittest.TestCase):
         letters = [part.split('"')[0] for part in page.split('<h2 id="letter-')[1:]]
         self.assertEqual(letters, ['b', 's', 'w', 'symbols'], '__syncthreads under S, digits last')
 
-    def test_the_search_gets_each_sections_names(self):
-        entries = index_terms.read(self.folder(**{'1_1': 'warp divergence ; branch divergence -> #branch #\n'}),
-                                   CHAPTERS)
-        self.assertEqual(index_terms.by_section(entries, CHAPTERS),
-                         {'1.1-warps.html#branch': ['warp divergence', 'branch divergence'],
-                          '1.1-warps.html#': ['warp divergence', 'branch divergence']})
-        sections = [{'p': '1.1-warps.html', 'a': 'branch'}, {'p': '1.1-warps.html', 'a': 'other'}]
-        search_index.indexed(sections, CHAPTERS, self.folder(**{'1_1': 'warp divergence ; branch divergence -> #branch\n'}))
-        self.assertEqual(sections, [{'p': '1.1-warps.html', 'a': 'branch', 'i': 'warp divergence\nbranch divergence'},
+    def test_the_search_gets_each_sections_names_first_places_apart(self):
+        entries = index_terms.read(self.folder(**{
+            '1_1': 'warp divergence ; branch divergence -> #branch #\n',
+            '3_2': 'warp divergence ; divergent warps -> #barriers\nwarp divergence, in a tile -> #\n'
+                   '__syncthreads ; warp divergence -> #barriers\n'}), CHAPTERS)
+        self.assertEqual(index_terms.by_section(entries, CHAPTERS), {
+            '1.1-warps.html#branch': (['warp divergence', 'branch divergence'], []),
+            '1.1-warps.html#': (['warp divergence', 'branch divergence'], []),
+            '3.2-matmul.html#barriers': (['__syncthreads', 'divergent warps'], ['warp divergence']),
+            '3.2-matmul.html#': (['warp divergence, in a tile'], [])},
+            'a term\'s first places are its earliest chapter\'s; an inverted entry is a term of its own')
+        sections = [{'p': '1.1-warps.html', 'a': 'branch'}, {'p': '3.2-matmul.html', 'a': 'barriers'},
+                    {'p': '1.1-warps.html', 'a': 'other'}]
+        search_index.indexed(sections, CHAPTERS, self.folder(**{'1_1': 'warp divergence -> #branch\n',
+                                                                '3_2': 'warp divergence -> #barriers\n'}))
+        self.assertEqual(sections, [{'p': '1.1-warps.html', 'a': 'branch', 'i': 'warp divergence'},
+                                    {'p': '3.2-matmul.html', 'a': 'barriers', 'j': 'warp divergence'},
                                     {'p': '1.1-warps.html', 'a': 'other'}])
 
     def test_page_headings_reads_ids_and_the_title(self):
