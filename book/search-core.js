@@ -155,12 +155,15 @@
   // about; code names what it does, and the apparatus repeats the chapter's names in every test:
   // their weights, in FIELD_BOOST, put the prose far above them.
   // What the cross-references call a section (r) is the book's own title for it, chosen by its
-  // author where they point to it, and weighs nearly as a heading does.
-  var FIELD_BOOST = { h: 4, d: 3, f: 2, t: 0.7, x: 0.7, c: 0.1, a: 0.05, l: 1, r: 3 };
+  // author where they point to it, and weighs nearly as a heading does. The book's index (i: the
+  // names of the index's entries that point to the section, book/index-terms/) is its author's
+  // word on what the section teaches, under the names a reader brings: it weighs as a heading;
+  // the names of which the section is a later place (j: a later chapter applies them) as a title.
+  var FIELD_BOOST = { h: 4, d: 3, f: 2, t: 0.7, x: 0.7, c: 0.1, a: 0.05, l: 1, r: 3, i: 4, j: 1 };
 
   function options(sections) {
     return {
-      fields: ['h', 'd', 'f', 't', 'x', 'c', 'a', 'l', 'r'],
+      fields: ['h', 'd', 'f', 't', 'x', 'c', 'a', 'l', 'r', 'i', 'j'],
       tokenize: tokenize,
       processTerm: indexTerm,
       searchOptions: {
@@ -283,7 +286,7 @@
     var defined = firstDefinitions(sections);
     return sections.map(function (s, i) {
       return { id: i, h: s.h, d: defined[i], f: s.f || '', t: s.t || '', x: s.x || '', c: codeWords(s, false),
-               a: codeWords(s, true), l: s.c, r: s.r || '' };
+               a: codeWords(s, true), l: s.c, r: s.r || '', i: s.i || '', j: s.j || '' };
     });
   }
 
@@ -390,7 +393,7 @@
   // a word in the heading, the first paragraph, the prose and the chapter's title is not four words,
   // and one word found everywhere no longer outweighs the rest of the query missing.
   // explain: each row also says how its score was made (search_share.js --why).
-  var TUNE = { shareExp: 1, sat: 3, idf: true, phraseHead: 1, phraseText: 0.5, rerank: 10, head: 4, defined: 1,
+  var TUNE = { shareExp: 1, sat: 3, idf: true, phraseHead: 1, phraseText: 0.5, rerank: 10, head: 4, defined: 1, later: 0.5,
                explain: false };
   // the GPUs page (tables under the chapters' own titles) and appendix B (a row a symbol, each
   // pointing to the chapter that uses it) rank below the chapters' own sections
@@ -436,6 +439,10 @@
       Object.defineProperty(sections, 'stems', { value: {
         head: sections.map(function (s) { return stems(s.h || ''); }),
         defined: defined.map(stems),
+        // the names of the index's entries a section is the first place of (i) and a later place
+        // of (j), each as its stems: one name covers a query
+        indexed: sections.map(function (s) { return (s.i || '').split('\n').filter(Boolean).map(stems); }),
+        later: sections.map(function (s) { return (s.j || '').split('\n').filter(Boolean).map(stems); }),
         prose: {}
       } });
     }
@@ -525,20 +532,34 @@
         return a + w * found;
       }, 0) / total;
     }
+    // how well an index name fits the query: the share of the query it holds (covers), times the
+    // square root of the share of its words the query holds: "Little's law" fits the query
+    // "Little's law" better than "Little's law, for a pipeline of stages" does
+    var asked = [];
+    parts.forEach(function (p) { Object.keys(p.stems).forEach(function (t) { asked.push(t); }); });
+    function fits(ws) {
+      if (!ws.length) return 0;
+      var held = ws.filter(function (w) { return asked.some(function (q) { return same(w, q); }); }).length;
+      return covers(ws) * Math.sqrt(held / ws.length);
+    }
+    function best(names) { return names.reduce(function (m, ws) { return Math.max(m, fits(ws)); }, 0); }
     var known = stemsOf(sections);
     var rows = hits.map(function (hit) {
       var s = sections[hit.id];
       var head = covers(known.head[hit.id]);
-      var about = 1 + TUNE.head * head + TUNE.defined * covers(known.defined[hit.id]);
+      // the index: how well the best of the section's index names fits the query (fits), a name of
+      // which it is a later place at LATER_WEIGHT
+      var indexed = Math.max(best(known.indexed[hit.id]), TUNE.later * best(known.later[hit.id]));
+      var about = 1 + TUNE.head * Math.max(head, indexed) + TUNE.defined * covers(known.defined[hit.id]);
       var share = weights.reduce(function (a, w, i) { return a + (hit.parts[i] > 0 ? w : 0); }, 0) / total;
       var sum = hit.parts.reduce(function (a, b, i) {
         return a + (TUNE.sat ? weights[i] * b / (b + TUNE.sat * mean[i]) : b);
       }, 0);
-      var r = { hit: hit, score: sum * Math.pow(share, TUNE.shareExp) * (PAGE_BOOST[s.p] || 1) * sectionBoost(s, head > 0) * about };
+      var r = { hit: hit, score: sum * Math.pow(share, TUNE.shareExp) * (PAGE_BOOST[s.p] || 1) * sectionBoost(s, head > 0 || indexed > 0) * about };
       if (TUNE.explain) {
         var round = function (x) { return +x.toFixed(2); };
         r.explain = { parts: hit.parts.map(round), weights: weights.map(round), share: round(share),
-                      about: round(about), section: sectionBoost(s, head > 0) };
+                      about: round(about), section: sectionBoost(s, head > 0 || indexed > 0), indexed: round(indexed) };
       }
       return r;
     });
@@ -549,7 +570,10 @@
       rows.slice(0, TUNE.rerank).forEach(function (r) {
         var s = sections[r.hit.id], prose = known.prose[r.hit.id];
         if (!prose) prose = known.prose[r.hit.id] = stems((s.d || '') + '\n' + (s.f || '') + '\n' + (s.t || ''));
-        r.score *= 1 + TUNE.phraseHead * phrase(words, known.head[r.hit.id]) + TUNE.phraseText * phrase(words, prose);
+        var named = known.indexed[r.hit.id].concat(known.later[r.hit.id]).reduce(function (m, ws) {
+          return Math.max(m, phrase(words, ws));
+        }, phrase(words, known.head[r.hit.id]));
+        r.score *= 1 + TUNE.phraseHead * named + TUNE.phraseText * phrase(words, prose);
       });
       rows.sort(function (a, b) { return b.score - a.score; });
     }

@@ -1,7 +1,8 @@
-"""The book's renderer: book/render.sh OUT_DIR WOVEN_DIR [--src DIR].
+"""The book's renderer: book/render.sh OUT_DIR WOVEN_DIR [--src DIR] [--index-terms DIR].
 
 Reads the weaver's output (WOVEN_DIR: <chapter>.md, book.json, roofline-inputs.json) and the
-tangled code (src/), and writes the book into OUT_DIR: a page per chapter and an index, style.css,
+tangled code (src/), and writes the book into OUT_DIR: a page per chapter, the front page, the
+Index (index-of-terms.html, from book/index-terms/), style.css,
 book.js, search-index.js and minisearch.js (the search library, from npm), print.html (the whole
 book on one page), figures/, downloads/, api/ (Doxygen) and the EPUB.
 
@@ -33,6 +34,7 @@ import downloads
 import downloads_page
 import epub
 import front
+import index_terms
 import pages
 import print_view
 import search_index
@@ -161,6 +163,7 @@ def index_extras(staging, chapters, hrefs):
         extras.insert(0, ('figures/roofline-book.svg', 'Every kernel of the book on one roofline'))
     if os.path.exists(os.path.join(staging, 'api', 'index.html')):
         extras.insert(0, ('api/index.html', 'The code\'s API reference (Doxygen)'))
+    extras.insert(0, (index_terms.NAME, 'The index: the book\'s terms, and the sections that teach each'))
     extras.insert(0, (epub.NAME, 'The whole book as an EPUB'))
     extras.insert(0, ('print.html', 'The whole book on one page, to print or save as PDF'))
     return extras
@@ -259,10 +262,13 @@ def stage_pages(out, woven, src_dir, title, chapters, pool, jobs):
             records.append(record)
             if i != 'index':
                 made.append(chapters[i]['basename'])
+        # the Index page, once the pages it points into are made: an entry whose anchor is no
+        # heading of its chapter stops the render here, naming its file and line
+        index_terms.build(title, chapters, staging, os.path.join(staging, '.render'))
         vendor_search(staging)
         for asset in ASSETS:
             write_file(os.path.join(staging, asset), read_bytes(os.path.join(BOOK, asset)))
-        keep = {pages.page_name(c) for c in chapters} | {'index.html', 'print.html', downloads_page.NAME}
+        keep = {pages.page_name(c) for c in chapters} | {'index.html', 'print.html', downloads_page.NAME, index_terms.NAME}
         for orphan in glob.glob(os.path.join(staging, '*.html')):
             if os.path.basename(orphan) not in keep:
                 os.unlink(orphan)
@@ -307,7 +313,10 @@ def main(argv):
     parser.add_argument('woven_dir', help="the weaver's output (build/book/woven)")
     parser.add_argument('--src', default=os.path.join(REPO, 'src'), help='the tangled code (default: src/)')
     parser.add_argument('--jobs', type=int, default=os.cpu_count() or 2, help='parallel Pandoc runs')
+    parser.add_argument('--index-terms', default=index_terms.FOLDER,
+                        help="the book's index entries, a file a chapter (default: book/index-terms/)")
     args = parser.parse_args(argv)
+    index_terms.FOLDER = os.path.abspath(args.index_terms)
     start = time.monotonic()
     try:
         count, made, ready, epub_made, entries = render(os.path.abspath(args.out_dir), os.path.abspath(args.woven_dir),

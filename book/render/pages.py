@@ -6,6 +6,7 @@ import subprocess
 
 import book_index
 import front
+import index_terms
 import told
 from stamps import digest, read_bytes, write_file
 
@@ -107,6 +108,7 @@ def book_nav(chapters, i):
             html.escape(c['id']), html.escape(c['title'])) for c in members)
         parts.append('<details class="book-part"%s><summary>%s</summary><ol>%s</ol></details>'
                      % (' open' if here else '', html.escape(label.rstrip(': ')), items))
+    parts.append('<a class="book-home book-index" href="%s">Index</a>' % index_terms.NAME)
     parts.append('</nav>')
     return '\n'.join(parts)
 

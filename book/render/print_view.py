@@ -96,8 +96,8 @@ PRINT_CSS = """@media print {
 
 def contents(chapters, page_name, numbers=None):
     numbers = numbers or {}
-    return ''.join('<li><a href="#%s">%s %s</a><span class="leader"></span><span class="page-number">%s</span></li>' % (
-        html.escape(page_name(c)[:-len('.html')]), html.escape(c['id']), html.escape(c['title']),
+    return ''.join('<li><a href="#%s">%s</a><span class="leader"></span><span class="page-number">%s</span></li>' % (
+        html.escape(page_name(c)[:-len('.html')]), html.escape(('%s %s' % (c['id'], c['title'])).strip()),
         numbers.get(page_name(c)[:-len('.html')], '')) for c in chapters)
 
 
@@ -115,8 +115,14 @@ def measured_day(chapters):
     return days[-1] if days else ''
 
 
+INDEX = {'id': '', 'title': 'Index', 'basename': 'index-of-terms'}
+
+
 def build(book_title, chapters, page_name, out_dir, state):
     """print.html, made again if a page changed; returns the state record."""
+    # the Index (index_terms.py) prints last, as a chapter of its own: its places link inside this page
+    if os.path.exists(os.path.join(out_dir, INDEX['basename'] + '.html')):
+        chapters = list(chapters) + [INDEX]
     texts = [read_bytes(os.path.join(out_dir, page_name(c))) for c in chapters]
     index_path = os.path.join(out_dir, 'index.html')
     index_text = read_bytes(index_path) if os.path.exists(index_path) else b''
@@ -132,7 +138,7 @@ def build(book_title, chapters, page_name, out_dir, state):
         sections.append('<section class="print-chapter" id="%s" style="page: chapter-%d">\n%s\n</section>'
                         % (html.escape(name[:-len('.html')]), n, body))
         heads.append('@page chapter-%d { @top-center { content: %s; font: italic 9pt/1 Charter, Georgia, serif; '
-                     'color: #444; } }' % (n, running_head('%s %s' % (chapter['id'], chapter['title']))))
+                     'color: #444; } }' % (n, running_head(('%s %s' % (chapter['id'], chapter['title'])).strip())))
     day = measured_day(chapters)
     title_page = ('<section class="print-title">\n<h1 class="title">%s</h1>\n%s%s</section>\n'
                   % (html.escape(book_title), '<p class="author">%s</p>\n' % html.escape(author()) if author() else '',

@@ -4,7 +4,8 @@ book defines them), and its code blocks' identifiers, each block marked where it
 folded on the page), which book/search-core.js weighs field by field,
 the prose far above the code. Neither a claim's verdict, the comparisons folded under it, the dated
 box (the same symbols in every chapter and the run's numbers), nor the date and download line is
-indexed. A section is also indexed with what the book's cross-references to it call it (r,
+indexed. A section is also indexed with the names of the book's index entries that point to it
+(i, book/index-terms/), and with what the book's cross-references to it call it (r,
 referred_as: "Little's law (lesson 1.3)", "chapter 3.3's online softmax"), as a web search reads the
 links to a page. A formula is kept as searchable words (x: B_\\text{dram} gives B_dram, \\lambda gives lambda
 and λ); a code block as its identifiers. A paragraph, cell or code block of fewer than SHORT
@@ -21,6 +22,7 @@ import re
 import shutil
 import subprocess
 
+import index_terms
 from stamps import digest, read_bytes, write_file
 
 FRAGMENTS = os.path.join('.render', 'search')
@@ -283,6 +285,19 @@ def referred(sections):
                 to['r'] = (to.get('r', '') + '\n' + words).strip()
 
 
+def indexed(sections, chapters, folder=None):
+    """Each section's i and j: the names of the book's index entries (book/index-terms/, one a
+    line) it is the first place of (i: where the book teaches them) and a later place of (j), the
+    author's word on what it holds under the names a reader may bring (index_terms.by_section)."""
+    names = index_terms.by_section(index_terms.read(folder, chapters), chapters)
+    for s in sections:
+        first, later = names.get(s['p'] + '#' + s['a'], ([], []))
+        if first:
+            s['i'] = '\n'.join(first)
+        if later:
+            s['j'] = '\n'.join(later)
+
+
 VOCABULARY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'search-vocabulary.txt')
 
 
@@ -304,6 +319,7 @@ def write_index(out_dir, chapters):
         with open(path, encoding='utf-8') as f:
             sections += json.load(f)
     referred(sections)
+    indexed(sections, chapters)
     text = json.dumps(sections, ensure_ascii=False, separators=(',', ':'))
     stale = os.path.join(out_dir, 'search-index.json')      # written by earlier renders, read by nothing
     if os.path.exists(stale):

@@ -24,7 +24,8 @@ def render_fixture(folder):
     os.makedirs(folder)
     woven, book = os.path.join(folder, 'woven'), os.path.join(folder, 'book')
     shutil.copytree(os.path.join(FIXTURE, 'woven'), woven)
-    done = subprocess.run([RENDER, book, woven, '--src', os.path.join(FIXTURE, 'src')], capture_output=True,
+    done = subprocess.run([RENDER, book, woven, '--src', os.path.join(FIXTURE, 'src'),
+                           '--index-terms', os.path.join(FIXTURE, 'index-terms')], capture_output=True,
                           text=True)
     if done.returncode != 0:
         shutil.rmtree(folder, ignore_errors=True)

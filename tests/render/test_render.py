@@ -50,12 +50,13 @@ FIXTURE = os.path.join(HERE, 'fixture')
 RENDER = os.path.join(REPO, 'book', 'render.sh')
 CHECK = os.path.join(REPO, 'book', 'check-rendered.sh')
 CHAPTERS = os.path.join(FIXTURE, 'chapters.txt')
+INDEX_TERMS = os.path.join(FIXTURE, 'index-terms')    # the fixture book's index (book/index-terms/README.md)
 SKIP = 77
 EPUBCHECK_JAR = '/usr/share/java/epubcheck.jar'   # Debian's; check_rendered.py runs it
 
 
 def render(out, woven, src=os.path.join(FIXTURE, 'src')):
-    return subprocess.run([RENDER, out, woven, '--src', src], capture_output=True, text=True)
+    return subprocess.run([RENDER, out, woven, '--src', src, '--index-terms', INDEX_TERMS], capture_output=True, text=True)
 
 
 def check(out, *extra, epubcheck=False):
@@ -285,7 +286,8 @@ class RenderTest(Workspace):
         with open(os.path.join(self.woven, 'A-bench.md'), 'a') as f:
             f.write('\nOne more sentence of prose.\n')
         with contextlib.redirect_stdout(io.StringIO()) as out:
-            self.assertEqual(render_main.main([self.out, self.woven, '--src', os.path.join(FIXTURE, 'src')]), 0)
+            self.assertEqual(render_main.main([self.out, self.woven, '--src', os.path.join(FIXTURE, 'src'),
+                                                    '--index-terms', INDEX_TERMS]), 0)
         self.assertIn('1 page(s) re-rendered (A-bench)', out.getvalue())
         self.assertEqual([s for s in started if os.sep + 'figures' + os.sep in s], [], 'figure scripts ran again')
 

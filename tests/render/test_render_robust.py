@@ -26,7 +26,7 @@ import search_index  # noqa: E402
 
 
 def render(out, woven, src=os.path.join(FIXTURE, 'src'), background=False):
-    command = [RENDER, out, woven, '--src', src]
+    command = [RENDER, out, woven, '--src', src, '--index-terms', os.path.join(FIXTURE, 'index-terms')]
     if background:
         return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return subprocess.run(command, capture_output=True, text=True)
@@ -96,7 +96,8 @@ class ConcurrencyTest(Temp):
         self.addCleanup(setattr, search_index, 'build', saved)
         stderr = io.StringIO()
         with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
-            code = main.main([self.out, self.woven, '--src', os.path.join(FIXTURE, 'src')])
+            code = main.main([self.out, self.woven, '--src', os.path.join(FIXTURE, 'src'),
+                              '--index-terms', os.path.join(FIXTURE, 'index-terms')])
         self.assertEqual(code, 1)
         self.assertIn('the search index broke (test)', stderr.getvalue())
         self.assertIn('the new pages are in', stderr.getvalue())

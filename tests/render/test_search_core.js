@@ -197,6 +197,21 @@ const book6 = [book5[1], { p: '1.3.html', a: 'occ', c: '1.3 Occupancy', h: 'Occu
 const search6 = searchOf(book6);
 assert.strictEqual(search6('latency hiding')[0].entry.a, 'bytes', 'the book\'s words, where it lacks them');
 
+// The book's index (i: book/index-terms/): a section an entry names is found by that name, and
+// above one whose prose happens to hold the words; the entry's name weighs as a heading does.
+const bookOfIndex = [
+  { p: '1.1.html', a: 'branch', c: '1.1 Warps', h: 'Both sides of an if, priced',
+    f: 'Lanes that disagree make the warp issue both sides.', i: 'warp divergence\nbranch divergence' },
+  { p: '4.2.html', a: 'stalls', c: '4.2 Profile', h: 'The stall counters',
+    f: 'A warp waits; the counters say on what, and which branch of the code.',
+    t: 'Branch after branch, the divergence of the samples shrinks.' },
+];
+const searchByIndex = searchOf(bookOfIndex);
+assert.strictEqual(searchByIndex('branch divergence')[0].entry.a, 'branch', 'the index\'s name, above prose that holds its words');
+assert.strictEqual(searchByIndex('warp divergence')[0].entry.a, 'branch');
+assert.strictEqual(searchOf(bookOfIndex.map((s) => Object.assign({}, s, { i: undefined })))('branch divergence')[0].entry.a,
+                   'stalls', 'without the index the prose that holds both words wins (what the index is for)');
+
 S.vocabulary(['# a comment', 'warp shuffle -> shuffles  # a trailing comment', 'a = b']);
 same(S.synonyms('warp shuffles'), ['shuffles']);
 same(S.queryParts('fast warp shuffle here').map((p) => p.ways.length), [1, 2, 1],

@@ -1,0 +1,261 @@
+"""The book's index (book/index-terms/<chapter>.txt; the format is in the README there): the
+entries an author lists for each chapter, each a term, the other names a reader may look it up by,
+and the sections that teach it.
+
+  read(folder, chapters)          the entries, in file and line order; IndexTermsError names the
+                                  file and line of a line it cannot read
+  check(entries, headings)        IndexTermsError for each anchor that is no heading of its chapter
+  page_headings(path)             {anchor: the heading's HTML} of a rendered page ('' its title)
+  body(entries, chapters, headings)   the Index page's HTML: a term a line, its places, and a
+                                  "see" line for each other name
+  by_section(entries, chapters)   {page#anchor: [names]}: what the search adds to each section
+  build(title, chapters, out_dir, work_dir)   reads, checks, writes index-of-terms.html"""
+import html
+import os
+import re
+import unicodedata
+
+from stamps import write_file
+
+# the book's entries; book/render.sh --index-terms names another book's (the render tests' fixture)
+FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'index-terms')
+NAME = 'index-of-terms.html'
+ENTRY = re.compile(r'^(?P<names>.*?)\s+->\s+(?P<anchors>#\S*(?:\s+#\S*)*)$')
+ANCHOR = re.compile(r'^#[a-z0-9][a-z0-9._-]*$|^#$')
+HEADING = re.compile(r'<h([1-4])\b([^>]*)>(.*?)</h\1>', re.S)
+ID = re.compile(r'\bid="([^"]*)"')
+LINK = re.compile(r'</?a\b[^>]*>')
+
+
+class IndexTermsError(RuntimeError):
+    pass
+
+
+class Entry:
+    def __init__(self, term, others, chapter, anchors, where):
+        self.term, self.others, self.chapter, self.anchors, self.where = term, others, chapter, anchors, where
+
+
+def _where(folder, name, number):
+    return '%s:%d' % (os.path.relpath(os.path.join(folder, name)), number)
+
+
+def read(folder, chapters):
+    """The entries of every <chapter>.txt in FOLDER (None: FOLDER), in the chapters' order. A file whose name is
+    no chapter's id, a line that is not `TERM ; OTHER -> #ANCHOR ...`, an empty name or a name
+    twice on a line is an IndexTermsError naming the file and line."""
+    folder = folder or FOLDER
+    if not os.path.isdir(folder):
+        return []
+    ids = [c['id'] for c in chapters]
+    errors, entries = [], []
+    files = sorted(f for f in os.listdir(folder) if f.endswith('.txt'))
+    for name in files:
+        chapter = name[:-len('.txt')]
+        if chapter not in ids:
+            errors.append('%s: no chapter has the id %r (the file is named for its chapter: %s)'
+                          % (_where(folder, name, 1)[:-2], chapter, ', '.join(i + '.txt' for i in ids)))
+            continue
+        with open(os.path.join(folder, name), encoding='utf-8') as f:
+            lines = f.read().split('\n')
+        for number, line in enumerate(lines, 1):
+            text = line.strip()
+            if not text or text.startswith('#'):
+                continue
+            match = ENTRY.match(text)
+            if not match:
+                errors.append('%s: not an entry: %r; write TERM ; OTHER NAME -> #anchor (book/index-terms/README.md)'
+                              % (_where(folder, name, number), text[:80]))
+                continue
+            names = [' '.join(n.split()) for n in match.group('names').split(';')]
+            anchors = match.group('anchors').split()
+            bad = [a for a in anchors if not ANCHOR.match(a)]
+            if bad:
+                errors.append('%s: %s is not an anchor: write # and a heading\'s id (#a-divergent-branch-priced), '
+                              'or # alone for the chapter\'s opening' % (_where(folder, name, number), bad[0]))
+                continue
+            if not all(names):
+                errors.append('%s: an empty name between semicolons' % _where(folder, name, number))
+                continue
+            folded = [fold(n) for n in names]
+            if len(set(folded)) != len(folded):
+                errors.append('%s: a name twice on one line: %s' % (_where(folder, name, number), names))
+                continue
+            entries.append(Entry(names[0], names[1:], chapter, [a[1:] for a in anchors],
+                                 _where(folder, name, number)))
+    if errors:
+        raise IndexTermsError('the book\'s index:\n  ' + '\n  '.join(errors))
+    order = {i: n for n, i in enumerate(ids)}
+    entries.sort(key=lambda e: order[e.chapter])      # stable: each file's lines stay in order
+    return entries
+
+
+def page_headings(path):
+    """{anchor: heading HTML, its links taken out} of a rendered page's h1-h4; '' is its title."""
+    with open(path, encoding='utf-8') as f:
+        page = f.read()
+    found = {}
+    for level, attributes, inner in HEADING.findall(page):
+        anchor = (ID.search(attributes) or [None, ''])[1]
+        inner = LINK.sub('', inner).strip()
+        if level == '1' and not anchor:
+            found.setdefault('', re.sub(r'<span class="chapter-id">[^<]*</span>\s*', '', inner))
+        elif anchor:
+            found.setdefault(anchor, inner)
+    return found
+
+
+def check(entries, headings):
+    """IndexTermsError listing each anchor that is no heading of its chapter's page (headings:
+    {chapter id: page_headings})."""
+    errors = []
+    for e in entries:
+        known = headings.get(e.chapter, {})
+        for anchor in e.anchors:
+            if anchor not in known:
+                near = [a for a in known if a and (anchor[:12] in a or a[:12] in anchor)]
+                errors.append('%s: chapter %s has no heading #%s%s' % (
+                    e.where, e.chapter, anchor, '; did you mean #%s?' % near[0] if near else
+                    '; its headings\' ids are in its page (id="..." on each h2-h4)'))
+    if errors:
+        raise IndexTermsError('the book\'s index:\n  ' + '\n  '.join(errors))
+
+
+GREEK = dict(zip('αβγδεζηθκλμνξπρστφχψωΓΔΘΛΠΣΦΩ',
+                 'alpha beta gamma delta epsilon zeta eta theta kappa lambda mu nu xi pi rho sigma tau phi chi '
+                 'psi omega Gamma Delta Theta Lambda Pi Sigma Phi Omega'.split()))
+
+
+def fold(name):
+    """A name's sort key: lower case, a Greek letter as its name (λ_0: lambda_0), accents and
+    leading marks (_ . -) off: __syncthreads under S, cp.async under C."""
+    text = ''.join(GREEK.get(ch, ch) for ch in name)
+    text = unicodedata.normalize('NFKD', text).encode('ascii', 'ignore').decode().lower()
+    return re.sub(r'^[^a-z0-9]+', '', text) or text
+
+
+def term_key(term):
+    """The key a term's places are gathered under: folded, without a trailing gloss in brackets,
+    so that "B_read (read bandwidth)" in one chapter's file and "B_read (read-stream bandwidth)"
+    in another's are one line of the index."""
+    return fold(re.sub(r'\s*\([^()]*\)$', '', term) or term)
+
+
+def letter(name):
+    first = fold(name)[:1]
+    return first.upper() if first.isalpha() else '#'
+
+
+def slug(name):
+    return 'term-' + (re.sub(r'[^a-z0-9]+', '-', fold(name)).strip('-') or 'x')
+
+
+def page_of(chapters):
+    return {c['id']: c['basename'] + '.html' for c in chapters}
+
+
+def places(entries, chapters):
+    """{term as folded: (term as written, [(chapter, anchor)] in book order, once each)}."""
+    order = {c['id']: n for n, c in enumerate(chapters)}
+    found = {}
+    for e in entries:
+        written, where = found.setdefault(term_key(e.term), (e.term, []))
+        for anchor in e.anchors:
+            if (e.chapter, anchor) not in where:
+                where.append((e.chapter, anchor))
+    for written, where in found.values():
+        where.sort(key=lambda p: order[p[0]])
+    return found
+
+
+def body(entries, chapters, headings):
+    """The Index page's body: a letter bar, then each letter's lines: a term and its places (the
+    chapter's number and the section's heading, linked), or an other name and the terms to see."""
+    pages = page_of(chapters)
+    terms = places(entries, chapters)
+    see = {}
+    for e in entries:
+        shown = terms[term_key(e.term)][0]        # the term as its index line prints it
+        for other in e.others:
+            if term_key(other) not in terms:
+                targets = see.setdefault(fold(other), (other, []))[1]
+                if shown not in targets:
+                    targets.append(shown)
+    lines = {}
+    for key, (written, where) in terms.items():
+        links = ', '.join('<a href="%s">%s <span class="index-section">%s</span></a>' % (
+            html.escape(pages[chapter] + ('#' + anchor if anchor else '')), html.escape(chapter),
+            headings.get(chapter, {}).get(anchor, '')) for chapter, anchor in where)
+        lines.setdefault(letter(written), []).append(
+            (key, '<li id="%s"><span class="index-term">%s</span> %s</li>' % (slug(written), html.escape(written), links)))
+    for key, (written, targets) in see.items():
+        refs = '; '.join('<a href="#%s">%s</a>' % (slug(t), html.escape(t)) for t in targets)
+        lines.setdefault(letter(written), []).append(
+            (key, '<li class="index-see"><span class="index-term">%s</span>, <em>see</em> %s</li>'
+                  % (html.escape(written), refs)))
+    letters = sorted(lines, key=lambda k: (k == '#', k))
+    parts = ['<h1 class="title">Index</h1>',
+             '<p>The book\'s terms, each with the sections that teach it (the chapter\'s number, then the '
+             'section). A name the field also uses points to the book\'s own term (<em>see</em>). The search '
+             'reads these entries too.</p>',
+             '<nav class="index-letters" aria-label="Index letters">%s</nav>' % ' '.join(
+                 '<a href="#letter-%s">%s</a>' % ('symbols' if k == '#' else k.lower(), 'Symbols' if k == '#' else k)
+                 for k in letters)]
+    for k in letters:
+        parts.append('<h2 id="letter-%s">%s</h2>' % ('symbols' if k == '#' else k.lower(),
+                                                      'Numbers and symbols' if k == '#' else k))
+        parts.append('<ul class="index-terms">\n%s\n</ul>' % '\n'.join(
+            line for _, line in sorted(lines[k], key=lambda kv: kv[0])))
+    return '\n'.join(parts) + '\n'
+
+
+def by_section(entries, chapters):
+    """{page#anchor: ([names it is the first place of], [names it is a later place of])}, for the
+    search (search_index.py). A name's first places are where the book teaches it: of the entries
+    whose term it is (else of those listing it as an other name), those of the earliest chapter
+    (the course builds up: a later chapter that lists it applies it; an inverted entry such as
+    "Little's law, for a pipeline of stages" is a term of its own). Its other places are later."""
+    pages = page_of(chapters)
+    order = {c['id']: n for n, c in enumerate(chapters)}
+    as_term, as_other = {}, {}
+    for e in entries:
+        for k, name in enumerate([e.term] + e.others):
+            table = as_term if k == 0 or term_key(name) == term_key(e.term) else as_other
+            written, where = table.setdefault(term_key(name), (name, []))
+            where.extend((e.chapter, a) for a in e.anchors if (e.chapter, a) not in where)
+    names = {}
+    for key in list(as_term) + [k for k in as_other if k not in as_term]:
+        written, where = as_term.get(key) or as_other[key]
+        later = [p for p in as_other.get(key, ('', []))[1] if p not in where] if key in as_term else []
+        first = min(order[c] for c, _ in where)
+        for chapter, anchor in where + later:
+            primary = order[chapter] == first and (chapter, anchor) in where
+            known = names.setdefault(pages[chapter] + '#' + anchor, ([], []))
+            if written not in known[0] and written not in known[1]:
+                known[0 if primary else 1].append(written)
+    return names
+
+
+def build(book_title, chapters, out_dir, work_dir, folder=None):
+    """Reads and checks the entries against the rendered pages in OUT_DIR, writes the Index page
+    through the book's template (every page's book list links it: a book with no entries yet says
+    so there); returns its path."""
+    from pages import TEMPLATE, link_self, page_name, run_pandoc
+    entries = read(folder, chapters)
+    headings = {c['id']: page_headings(os.path.join(out_dir, page_name(c))) for c in chapters
+                if os.path.exists(os.path.join(out_dir, page_name(c)))}
+    check(entries, headings)
+    source = os.path.join(work_dir, 'index-of-terms.md')
+    text = body(entries, chapters, headings) if entries else \
+        '<h1 class="title">Index</h1>\n<p>This book has no index entries yet (book/index-terms/).</p>\n'
+    write_file(source, '```{=html}\n' + text + '```\n')
+    target = os.path.join(out_dir, NAME)
+    run_pandoc([source, '--from', 'markdown', '--to', 'html5', '--standalone', '--template', TEMPLATE,
+                '--metadata', 'pagetitle=Index', '--variable', 'book-title=' + html.escape(book_title),
+                '--variable', 'chapter-title=Index', '--output', target + '.new'], {}, 'the Index page')
+    with open(target + '.new', encoding='utf-8') as f:
+        page = link_self(f.read())
+    with open(target + '.new', 'w', encoding='utf-8') as f:
+        f.write(page)
+    os.replace(target + '.new', target)
+    return target
