@@ -157,9 +157,11 @@
   // What the cross-references call a section (r) is the book's own title for it, chosen by its
   // author where they point to it, and weighs nearly as a heading does. The book's index (i: the
   // names of the index's entries that point to the section, book/index-terms/) is its author's
-  // word on what the section teaches, under the names a reader brings: it weighs as a heading;
-  // the names of which the section is a later place (j: a later chapter applies them) as a title.
-  var FIELD_BOOST = { h: 4, d: 3, f: 2, t: 0.7, x: 0.7, c: 0.1, a: 0.05, l: 1, r: 3, i: 4, j: 1 };
+  // word on what the section teaches, under the names a reader brings: it finds the section by a
+  // name its prose never uses, as a chapter's title does (its authority is in search(): a name that
+  // fits the query lifts the section as its heading would); the names of which the section is a
+  // later place (j: a later chapter applies them) at half that.
+  var FIELD_BOOST = { h: 4, d: 3, f: 2, t: 0.7, x: 0.7, c: 0.1, a: 0.05, l: 1, r: 3, i: 1, j: 0.5 };
 
   function options(sections) {
     return {

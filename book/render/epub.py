@@ -26,6 +26,7 @@ import zipfile
 
 import epub_front
 import epub_tree
+import index_terms
 from pages import SECTION_LINKS, chapter_map, chapter_sections, named, pandoc
 from stamps import digest, read_bytes, write_file
 
@@ -254,6 +255,23 @@ def front_words():
     return os.path.relpath(epub_front.FRONT['markdown'])
 
 
+INDEX = {'id': '', 'title': 'Index', 'basename': 'index-of-terms'}   # the book's index, its last chapter
+
+
+def index_ast(chapters):
+    """The Index's tree (index_terms.markdown through Pandoc), or None where the book has no entries."""
+    entries = index_terms.read(None, chapters)
+    if not entries:
+        return None
+    text = index_terms.markdown(entries, chapters, chapter_sections(chapters)).replace(
+        '{#book-index}', '{#%s}' % opening_id(INDEX), 1)
+    done = pandoc(['pandoc', '--from', 'markdown-yaml_metadata_block', '--to', 'json'], 'the EPUB\'s Index',
+                  input=text, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError('pandoc failed on the EPUB\'s Index:\n%s' % done.stderr.strip())
+    return done.stdout.encode('utf-8')
+
+
 def build(book_title, chapters, out_dir, state):
     """The EPUB from the chapters' trees (chapter_ast made them), after its front matter; returns
     (record, remade)."""
@@ -263,14 +281,17 @@ def build(book_title, chapters, out_dir, state):
     target = os.path.join(out_dir, NAME)
     epoch = pinned_epoch(chapters)
     asts = [read_bytes(ast_path(out_dir, c)) for c in chapters]
+    index = index_ast(chapters)
     key = digest(book_title, [[c['id'], c['title'], c['basename']] for c in chapters], asts, figure_bytes,
-                 [read_bytes(p) for p in [CSS, __file__, epub_tree.__file__] + epub_front.inputs()], epoch)
+                 [read_bytes(p) for p in [CSS, __file__, epub_tree.__file__, index_terms.__file__] + epub_front.inputs()],
+                 epoch, index or b'')
     if state.unchanged('epub', key, target):
         return ('epub', key), False
     work = os.path.join(out_dir, '.render', 'book.json')
     try:
-        tree = join(load([front_ast(chapters, out_dir)] + asts, [epub_front.FRONT] + chapters),
-                    [epub_front.FRONT] + chapters)
+        last = [INDEX] if index else []
+        tree = join(load([front_ast(chapters, out_dir)] + asts + ([index] if index else []),
+                         [epub_front.FRONT] + chapters + last), [epub_front.FRONT] + chapters + last)
         epub_tree.verdicts_plain(tree['blocks'])
         epub_tree.label_box_cells(tree['blocks'])
         epub_tree.code_lines(tree['blocks'])

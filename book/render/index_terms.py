@@ -168,10 +168,10 @@ def places(entries, chapters):
     return found
 
 
-def body(entries, chapters, headings):
-    """The Index page's body: a letter bar, then each letter's lines: a term and its places (the
-    chapter's number and the section's heading, linked), or an other name and the terms to see."""
-    pages = page_of(chapters)
+def lines(entries, chapters):
+    """The index's lines by letter, each letter's sorted: (key, written, places, see), places
+    [(chapter, anchor)] for a term's line, see [the terms to see] for an other name's; and each
+    term's id on the page, {term_key: id}."""
     terms = places(entries, chapters)
     see = {}
     for e in entries:
@@ -181,31 +181,88 @@ def body(entries, chapters, headings):
                 targets = see.setdefault(fold(other), (other, []))[1]
                 if shown not in targets:
                     targets.append(shown)
-    lines = {}
+    found, ids = {}, {}
+    for key in sorted(terms):       # each term's id, unique: two terms may slug alike (issue_active, issue active)
+        ident, n = slug(terms[key][0]), 1
+        while ident in ids.values():
+            n += 1
+            ident = '%s-%d' % (slug(terms[key][0]), n)
+        ids[key] = ident
     for key, (written, where) in terms.items():
-        links = ', '.join('<a href="%s">%s <span class="index-section">%s</span></a>' % (
-            html.escape(pages[chapter] + ('#' + anchor if anchor else '')), html.escape(chapter),
-            headings.get(chapter, {}).get(anchor, '')) for chapter, anchor in where)
-        lines.setdefault(letter(written), []).append(
-            (key, '<li id="%s"><span class="index-term">%s</span> %s</li>' % (slug(written), html.escape(written), links)))
+        found.setdefault(letter(written), []).append((key, written, where, None))
     for key, (written, targets) in see.items():
-        refs = '; '.join('<a href="#%s">%s</a>' % (slug(t), html.escape(t)) for t in targets)
-        lines.setdefault(letter(written), []).append(
-            (key, '<li class="index-see"><span class="index-term">%s</span>, <em>see</em> %s</li>'
-                  % (html.escape(written), refs)))
-    letters = sorted(lines, key=lambda k: (k == '#', k))
-    parts = ['<h1 class="title">Index</h1>',
-             '<p>The book\'s terms, each with the sections that teach it (the chapter\'s number, then the '
-             'section). A name the field also uses points to the book\'s own term (<em>see</em>). The search '
-             'reads these entries too.</p>',
+        found.setdefault(letter(written), []).append((key, written, None, targets))
+    return [(k, sorted(found[k], key=lambda line: line[0])) for k in sorted(found, key=lambda k: (k == '#', k))], ids
+
+
+def letter_id(k):
+    return 'letter-' + ('symbols' if k == '#' else k.lower())
+
+
+def letter_name(k):
+    return 'Numbers and symbols' if k == '#' else k
+
+
+INTRODUCTION = ('The book\'s terms, each with the sections that teach it (the chapter\'s number, then the '
+                'section). A name the field also uses points to the book\'s own term (%s). The search reads '
+                'these entries too.')
+
+
+def body(entries, chapters, headings):
+    """The Index page's body: a letter bar, then each letter's lines: a term and its places (the
+    chapter's number and the section's heading, linked), or an other name and the terms to see."""
+    pages = page_of(chapters)
+    by_letter, ids = lines(entries, chapters)
+    parts = ['<h1 class="title">Index</h1>', '<p>%s</p>' % (INTRODUCTION % '<em>see</em>'),
              '<nav class="index-letters" aria-label="Index letters">%s</nav>' % ' '.join(
-                 '<a href="#letter-%s">%s</a>' % ('symbols' if k == '#' else k.lower(), 'Symbols' if k == '#' else k)
-                 for k in letters)]
-    for k in letters:
-        parts.append('<h2 id="letter-%s">%s</h2>' % ('symbols' if k == '#' else k.lower(),
-                                                      'Numbers and symbols' if k == '#' else k))
-        parts.append('<ul class="index-terms">\n%s\n</ul>' % '\n'.join(
-            line for _, line in sorted(lines[k], key=lambda kv: kv[0])))
+                 '<a href="#%s">%s</a>' % (letter_id(k), 'Symbols' if k == '#' else k) for k, _ in by_letter)]
+    for k, items in by_letter:
+        parts.append('<h2 id="%s">%s</h2>' % (letter_id(k), letter_name(k)))
+        rows = []
+        for _, written, where, see in items:
+            if where is not None:
+                links = ', '.join('<a href="%s">%s <span class="index-section">%s</span></a>' % (
+                    html.escape(pages[chapter] + ('#' + anchor if anchor else '')), html.escape(chapter),
+                    headings.get(chapter, {}).get(anchor, '')) for chapter, anchor in where)
+                rows.append('<li id="%s"><span class="index-term">%s</span> %s</li>'
+                            % (ids[term_key(written)], html.escape(written), links))
+            else:
+                rows.append('<li class="index-see"><span class="index-term">%s</span>, <em>see</em> %s</li>' % (
+                    html.escape(written), '; '.join('<a href="#%s">%s</a>' % (ids[term_key(t)], html.escape(t)) for t in see)))
+        parts.append('<ul class="index-terms">\n%s\n</ul>' % '\n'.join(rows))
+    return '\n'.join(parts) + '\n'
+
+
+MARKDOWN_MARKS = re.compile(r'([\\`*_\[\]{}<>#$^~&|@])')
+
+
+def markdown(entries, chapters, sections):
+    """The Index as Markdown, for the EPUB (epub.py): the same lines, each place a link to the
+    chapter's page and section (epub.join points it inside the EPUB), the section named by its
+    heading as the chapter writes it (sections: pages.chapter_sections's lines)."""
+    pages = page_of(chapters)
+    titles = {c['id']: c['title'] for c in chapters}
+    heading = {}
+    for line in sections.split('\n'):
+        if line.count('\t') == 2:
+            chapter, anchor, text = line.split('\t')
+            heading.setdefault(chapter, {})[anchor] = text
+    plain = lambda text: MARKDOWN_MARKS.sub(r'\\\1', text)
+    parts = ['# Index {#book-index}', '', INTRODUCTION % '*see*', '']
+    by_letter, ids = lines(entries, chapters)
+    for k, items in by_letter:
+        parts += ['## %s {#%s}' % (letter_name(k), letter_id(k)), '']
+        for _, written, where, see in items:
+            if where is not None:
+                links = ', '.join('[%s %s](%s)' % (chapter, heading.get(chapter, {}).get(anchor, '') if anchor
+                                                   else plain(titles[chapter]),
+                                                   pages[chapter] + ('#' + anchor if anchor else ''))
+                                  for chapter, anchor in where)
+                parts.append('- [**%s**]{#%s} %s' % (plain(written), ids[term_key(written)], links))
+            else:
+                parts.append('- %s, *see* %s' % (plain(written), '; '.join('[%s](#%s)' % (plain(t), ids[term_key(t)])
+                                                                         for t in see)))
+        parts.append('')
     return '\n'.join(parts) + '\n'
 
 

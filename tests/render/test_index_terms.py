@@ -3,6 +3,7 @@
 line), checked against the pages' headings, printed as the Index page (a term's places gathered
 across chapters, a "see" line for each other name), and handed to the search."""
 import os
+import re
 import sys
 import tempfile
 import unittest
@@ -74,6 +75,16 @@ class IndexTermsTest(unittest.TestCase):
         self.assertIn('<code>__syncthreads</code>', page, "a heading's code stays code")
         letters = [part.split('"')[0] for part in page.split('<h2 id="letter-')[1:]]
         self.assertEqual(letters, ['b', 's', 'w', 'symbols'], '__syncthreads under S, digits last')
+
+    def test_two_terms_that_slug_alike_get_two_ids(self):
+        entries = index_terms.read(self.folder(**{'1_1': 'issue_active -> #branch\nissue active ; slots -> #symbols\n'}),
+                                   CHAPTERS)
+        page = index_terms.body(entries, CHAPTERS, HEADINGS)
+        self.assertEqual(sorted(re.findall(r' id="(term-[^"]*)"', page)), ['term-issue-active', 'term-issue-active-2'])
+        spaced = re.search(r'<li id="(term-[^"]*)"><span class="index-term">issue active</span>', page).group(1)
+        self.assertIn('slots</span>, <em>see</em> <a href="#%s">issue active</a>' % spaced, page)
+        markdown = index_terms.markdown(entries, CHAPTERS, '')
+        self.assertEqual(sorted(re.findall(r'\{#(term-[^}]*)\}', markdown)), ['term-issue-active', 'term-issue-active-2'])
 
     def test_the_search_gets_each_sections_names_first_places_apart(self):
         entries = index_terms.read(self.folder(**{

@@ -146,6 +146,24 @@ class RenderTest(Workspace):
         for name in ('3.1-reduction.html', 'A-bench.html', 'kernels-and-the-machine.epub'):
             self.assertIn('href="%s"' % name, index)
 
+    def test_the_index_is_a_page_a_last_chapter_and_the_searchs(self):
+        # the fixture's book/index-terms/ (fixture/index-terms/): a term in two chapters, other names
+        page = self.read('index-of-terms.html')
+        self.assertIn('<li id="term-reduction"><span class="index-term">reduction</span> '
+                      '<a href="3.1-reduction.html">3.1 <span class="index-section">', page)
+        self.assertIn('<a href="A-bench.html#the-timer">A <span class="index-section">The timer</span></a>', page)
+        self.assertIn('parallel reduction</span>, <em>see</em> <a href="#term-reduction">reduction</a>', page)
+        self.assertIn('href="index-of-terms.html"', self.read('index.html'))
+        self.assertIn('href="index-of-terms.html"', self.read('3.1-reduction.html'), 'the book list links it')
+        self.assertIn('href="#3.1-reduction--the-first-version"', self.read('print.html'), 'the print view\'s, linked inside')
+        members = epub_members(os.path.join(self.out, 'kernels-and-the-machine.epub'))
+        last = members['EPUB/text/ch004.xhtml'].decode()
+        self.assertIn('id="chapter-index-of-terms"', last)
+        self.assertIn('href="ch003.xhtml#the-timer"', last, "the EPUB's Index links inside the EPUB")
+        index = self.read('search-index.js')
+        self.assertIn('"i":"tree reduction\\npairwise sum"', index, 'a section is searched by its entries\' names')
+        self.assertIn('"j":"reduction"', index, "a later chapter's place of a term, apart")
+
     def test_the_epub_holds_what_epubcheck_asks_for(self):
         members = epub_members(os.path.join(self.out, 'kernels-and-the-machine.epub'))
         svgs = [n for n in members if n.endswith('.svg') and 'cover' not in n]
