@@ -268,25 +268,28 @@ def markdown(entries, chapters, sections):
 
 def by_section(entries, chapters):
     """{page#anchor: ([names it is the first place of], [names it is a later place of])}, for the
-    search (search_index.py). A name's first places are where the book teaches it: of the entries
+    search (search_index.py). A name's first place is where the book teaches it: of the entries
     whose term it is (else of those listing it as an other name), those of the earliest chapter
     (the course builds up: a later chapter that lists it applies it; an inverted entry such as
-    "Little's law, for a pipeline of stages" is a term of its own). Its other places are later."""
+    "Little's law, for a pipeline of stages" is a term of its own), at each one's first anchor (an
+    entry names the section that teaches it first, then those that add to it). Its other places
+    are later."""
     pages = page_of(chapters)
     order = {c['id']: n for n, c in enumerate(chapters)}
-    as_term, as_other = {}, {}
+    as_term, as_other, firsts = {}, {}, {}
     for e in entries:
         for k, name in enumerate([e.term] + e.others):
             table = as_term if k == 0 or term_key(name) == term_key(e.term) else as_other
             written, where = table.setdefault(term_key(name), (name, []))
             where.extend((e.chapter, a) for a in e.anchors if (e.chapter, a) not in where)
+            firsts.setdefault(term_key(name), set()).add((e.chapter, e.anchors[0]))
     names = {}
     for key in list(as_term) + [k for k in as_other if k not in as_term]:
         written, where = as_term.get(key) or as_other[key]
         later = [p for p in as_other.get(key, ('', []))[1] if p not in where] if key in as_term else []
         first = min(order[c] for c, _ in where)
         for chapter, anchor in where + later:
-            primary = order[chapter] == first and (chapter, anchor) in where
+            primary = order[chapter] == first and (chapter, anchor) in where and (chapter, anchor) in firsts[key]
             known = names.setdefault(pages[chapter] + '#' + anchor, ([], []))
             if written not in known[0] and written not in known[1]:
                 known[0 if primary else 1].append(written)

@@ -93,10 +93,10 @@ class IndexTermsTest(unittest.TestCase):
                    '__syncthreads ; warp divergence -> #barriers\n'}), CHAPTERS)
         self.assertEqual(index_terms.by_section(entries, CHAPTERS), {
             '1.1-warps.html#branch': (['warp divergence', 'branch divergence'], []),
-            '1.1-warps.html#': (['warp divergence', 'branch divergence'], []),
+            '1.1-warps.html#': ([], ['warp divergence', 'branch divergence']),
             '3.2-matmul.html#barriers': (['__syncthreads', 'divergent warps'], ['warp divergence']),
             '3.2-matmul.html#': (['warp divergence, in a tile'], [])},
-            'a term\'s first places are its earliest chapter\'s; an inverted entry is a term of its own')
+            'a term\'s first place is its earliest chapter\'s first anchor; an inverted entry is a term of its own')
         sections = [{'p': '1.1-warps.html', 'a': 'branch'}, {'p': '3.2-matmul.html', 'a': 'barriers'},
                     {'p': '1.1-warps.html', 'a': 'other'}]
         search_index.indexed(sections, CHAPTERS, self.folder(**{'1_1': 'warp divergence -> #branch\n',
