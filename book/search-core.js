@@ -65,8 +65,10 @@
     return api;
   }
 
+  var ASCII = /^[\x00-\x7f]*$/;
   function normal(text) {
-    return text.normalize('NFKC').replace(/['’‘ʼ`´]/g, '').toLowerCase();
+    // NFKC changes no ASCII text (and costs most of a search's first tokenizing)
+    return (ASCII.test(text) ? text : text.normalize('NFKC')).replace(/['’‘ʼ`´]/g, '').toLowerCase();
   }
 
   function tokenize(text) {
@@ -89,7 +91,14 @@
     var m = w.replace(/[^aeiouy]+/g, 'C').replace(/[aeiouy]+/g, 'V').replace(/^C/, '').match(/VC/g);
     return m ? m.length : 0;
   }
+  // each word's stem once (a query stems the index's names of every section it hits)
+  var STEMMED = Object.create(null);
   function stem(word) {
+    var known = STEMMED[word];
+    return known !== undefined ? known : (STEMMED[word] = stemOf(word));
+  }
+
+  function stemOf(word) {
     if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
     var cut = false;
     // an inflection, then what it was made of (buffering, buffer -> buf); a second suffix only after an
@@ -442,9 +451,10 @@
         head: sections.map(function (s) { return stems(s.h || ''); }),
         defined: defined.map(stems),
         // the names of the index's entries a section is the first place of (i) and a later place
-        // of (j), each as its stems: one name covers a query
-        indexed: sections.map(function (s) { return (s.i || '').split('\n').filter(Boolean).map(stems); }),
-        later: sections.map(function (s) { return (s.j || '').split('\n').filter(Boolean).map(stems); }),
+        // of (j), each as its stems (one name covers a query), made for a section when a query
+        // first hits it (names()): all of them at once froze the page's first search for 70 ms
+        indexed: {},
+        later: {},
         prose: {}
       } });
     }
@@ -546,12 +556,25 @@
     }
     function best(names) { return names.reduce(function (m, ws) { return Math.max(m, fits(ws)); }, 0); }
     var known = stemsOf(sections);
+    // whether a query's word matched the section's field (its index names are stemmed only then)
+    function matched(hit, field) {
+      return Object.keys(hit.match).some(function (t) { return hit.match[t].indexOf(field) >= 0; });
+    }
+    // a section's index names as stems (field i or j), made once
+    function names(kind, id) {
+      var made = known[kind][id];
+      if (!made) {
+        made = known[kind][id] = (sections[id][kind === 'indexed' ? 'i' : 'j'] || '').split('\n').filter(Boolean).map(stems);
+      }
+      return made;
+    }
     var rows = hits.map(function (hit) {
       var s = sections[hit.id];
       var head = covers(known.head[hit.id]);
       // the index: how well the best of the section's index names fits the query (fits), a name of
       // which it is a later place at LATER_WEIGHT
-      var indexed = Math.max(best(known.indexed[hit.id]), TUNE.later * best(known.later[hit.id]));
+      var indexed = Math.max(matched(hit, 'i') ? best(names('indexed', hit.id)) : 0,
+                             matched(hit, 'j') ? TUNE.later * best(names('later', hit.id)) : 0);
       var about = 1 + TUNE.head * Math.max(head, indexed) + TUNE.defined * covers(known.defined[hit.id]);
       var share = weights.reduce(function (a, w, i) { return a + (hit.parts[i] > 0 ? w : 0); }, 0) / total;
       var sum = hit.parts.reduce(function (a, b, i) {
@@ -572,7 +595,8 @@
       rows.slice(0, TUNE.rerank).forEach(function (r) {
         var s = sections[r.hit.id], prose = known.prose[r.hit.id];
         if (!prose) prose = known.prose[r.hit.id] = stems((s.d || '') + '\n' + (s.f || '') + '\n' + (s.t || ''));
-        var named = known.indexed[r.hit.id].concat(known.later[r.hit.id]).reduce(function (m, ws) {
+        var named = (matched(r.hit, 'i') ? names('indexed', r.hit.id) : [])
+          .concat(matched(r.hit, 'j') ? names('later', r.hit.id) : []).reduce(function (m, ws) {
           return Math.max(m, phrase(words, ws));
         }, phrase(words, known.head[r.hit.id]));
         r.score *= 1 + TUNE.phraseHead * named + TUNE.phraseText * phrase(words, prose);

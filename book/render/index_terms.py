@@ -210,7 +210,8 @@ INTRODUCTION = ('The book\'s terms, each with the sections that teach it (the ch
 
 def body(entries, chapters, headings):
     """The Index page's body: a letter bar, then each letter's lines: a term and its places (the
-    chapter's number and the section's heading, linked), or an other name and the terms to see."""
+    chapter's number and the section's heading, linked; of several, the first, where the book
+    teaches it, in bold), or an other name and the terms to see."""
     pages = page_of(chapters)
     by_letter, ids = lines(entries, chapters)
     parts = ['<h1 class="title">Index</h1>', '<p>%s</p>' % (INTRODUCTION % '<em>see</em>'),
@@ -221,9 +222,11 @@ def body(entries, chapters, headings):
         rows = []
         for _, written, where, see in items:
             if where is not None:
-                links = ', '.join('<a href="%s">%s <span class="index-section">%s</span></a>' % (
-                    html.escape(pages[chapter] + ('#' + anchor if anchor else '')), html.escape(chapter),
-                    headings.get(chapter, {}).get(anchor, '')) for chapter, anchor in where)
+                # the first place (where the book teaches it, README) in bold, as a printed index does
+                links = ', '.join('<a href="%s"%s>%s <span class="index-section">%s</span></a>' % (
+                    html.escape(pages[chapter] + ('#' + anchor if anchor else '')),
+                    ' class="index-first"' if n == 0 and len(where) > 1 else '', html.escape(chapter),
+                    headings.get(chapter, {}).get(anchor, '')) for n, (chapter, anchor) in enumerate(where))
                 rows.append('<li id="%s"><span class="index-term">%s</span> %s</li>'
                             % (ids[term_key(written)], html.escape(written), links))
             else:
@@ -254,10 +257,9 @@ def markdown(entries, chapters, sections):
         parts += ['## %s {#%s}' % (letter_name(k), letter_id(k)), '']
         for _, written, where, see in items:
             if where is not None:
-                links = ', '.join('[%s %s](%s)' % (chapter, heading.get(chapter, {}).get(anchor, '') if anchor
-                                                   else plain(titles[chapter]),
-                                                   pages[chapter] + ('#' + anchor if anchor else ''))
-                                  for chapter, anchor in where)
+                links = ', '.join(('[**%s %s**](%s)' if n == 0 and len(where) > 1 else '[%s %s](%s)') % (
+                    chapter, heading.get(chapter, {}).get(anchor, '') if anchor else plain(titles[chapter]),
+                    pages[chapter] + ('#' + anchor if anchor else '')) for n, (chapter, anchor) in enumerate(where))
                 parts.append('- [**%s**]{#%s} %s' % (plain(written), ids[term_key(written)], links))
             else:
                 parts.append('- %s, *see* %s' % (plain(written), '; '.join('[%s](#%s)' % (plain(t), ids[term_key(t)])

@@ -65,7 +65,8 @@ class IndexTermsTest(unittest.TestCase):
             CHAPTERS)
         page = index_terms.body(entries, CHAPTERS, HEADINGS)
         line = next(l for l in page.split('\n') if 'id="term-warp-divergence"' in l)
-        self.assertIn('href="1.1-warps.html#branch">1.1 <span class="index-section">A divergent branch, priced', line)
+        self.assertIn('href="1.1-warps.html#branch" class="index-first">1.1 <span class="index-section">A divergent branch, priced', line,
+                      'the first place, where the book teaches it, marked')
         self.assertIn('href="3.2-matmul.html">3.2 <span class="index-section">Matmul', line)
         self.assertLess(line.index('1.1-warps.html'), line.index('3.2-matmul.html'), 'places in book order')
         self.assertIn('branch divergence</span>, <em>see</em> <a href="#term-warp-divergence">', page)

@@ -150,7 +150,7 @@ class RenderTest(Workspace):
         # the fixture's book/index-terms/ (fixture/index-terms/): a term in two chapters, other names
         page = self.read('index-of-terms.html')
         self.assertIn('<li id="term-reduction"><span class="index-term">reduction</span> '
-                      '<a href="3.1-reduction.html">3.1 <span class="index-section">', page)
+                      '<a href="3.1-reduction.html" class="index-first">3.1 <span class="index-section">', page)
         self.assertIn('<a href="A-bench.html#the-timer">A <span class="index-section">The timer</span></a>', page)
         self.assertIn('parallel reduction</span>, <em>see</em> <a href="#term-reduction">reduction</a>', page)
         self.assertIn('href="index-of-terms.html"', self.read('index.html'))
