@@ -12,8 +12,8 @@ import re
 
 import download_guide
 import downloads
-from pages import TEMPLATE, link_self, page_name, run_pandoc
-from stamps import read_bytes, write_file
+from pages import html_page, page_name
+from stamps import read_bytes
 
 NAME = 'downloads.html'
 CODE = re.compile(r'`([^`]+)`')
@@ -102,16 +102,5 @@ def entries(chapters, hrefs, src_dir, out_dir):
 
 def build(book_title, chapters, hrefs, src_dir, out_dir, work_dir):
     """downloads.html through the book's template (a page like the front page)."""
-    source = os.path.join(work_dir, 'downloads.md')
-    write_file(source, '```{=html}\n' + body(chapters, entries(chapters, hrefs, src_dir, out_dir)) + '```\n')
-    target = os.path.join(out_dir, NAME)
-    run_pandoc([source, '--from', 'markdown', '--to', 'html5', '--standalone', '--template', TEMPLATE,
-                '--metadata', 'pagetitle=Downloads', '--variable', 'book-title=' + html.escape(book_title),
-                '--variable', 'chapter-title=Downloads',
-                '--output', target + '.new'], {}, 'the downloads page')
-    with open(target + '.new', encoding='utf-8') as f:
-        page = link_self(f.read())
-    with open(target + '.new', 'w', encoding='utf-8') as f:
-        f.write(page)
-    os.replace(target + '.new', target)
-    return target
+    return html_page(body(chapters, entries(chapters, hrefs, src_dir, out_dir)), NAME, out_dir, work_dir, book_title,
+                     'Downloads', 'Downloads', 'the downloads page')

@@ -15,8 +15,6 @@ import os
 import re
 import unicodedata
 
-from stamps import write_file
-
 # the book's entries; book/render.sh --index-terms names another book's (the render tests' fixture)
 FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'index-terms')
 NAME = 'index-of-terms.html'
@@ -302,22 +300,11 @@ def build(book_title, chapters, out_dir, work_dir, folder=None):
     """Reads and checks the entries against the rendered pages in OUT_DIR, writes the Index page
     through the book's template (every page's book list links it: a book with no entries yet says
     so there); returns its path."""
-    from pages import TEMPLATE, link_self, page_name, run_pandoc
+    from pages import html_page, page_name
     entries = read(folder, chapters)
     headings = {c['id']: page_headings(os.path.join(out_dir, page_name(c))) for c in chapters
                 if os.path.exists(os.path.join(out_dir, page_name(c)))}
     check(entries, headings)
-    source = os.path.join(work_dir, 'index-of-terms.md')
     text = body(entries, chapters, headings) if entries else \
         '<h1 class="title">Index</h1>\n<p>This book has no index entries yet (book/index-terms/).</p>\n'
-    write_file(source, '```{=html}\n' + text + '```\n')
-    target = os.path.join(out_dir, NAME)
-    run_pandoc([source, '--from', 'markdown', '--to', 'html5', '--standalone', '--template', TEMPLATE,
-                '--metadata', 'pagetitle=Index', '--variable', 'book-title=' + html.escape(book_title),
-                '--variable', 'chapter-title=Index', '--output', target + '.new'], {}, 'the Index page')
-    with open(target + '.new', encoding='utf-8') as f:
-        page = link_self(f.read())
-    with open(target + '.new', 'w', encoding='utf-8') as f:
-        f.write(page)
-    os.replace(target + '.new', target)
-    return target
+    return html_page(text, NAME, out_dir, work_dir, book_title, 'Index', 'Index', 'the Index page')

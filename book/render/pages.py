@@ -298,13 +298,20 @@ def render_chapter(book_title, chapters, i, download, api_map_file, out_dir, sal
 
 def render_index(book_title, chapters, extras, records_dir, out_dir, work_dir):
     """The front page (book/render/front.py writes its body)."""
-    source = os.path.join(work_dir, 'index.md')
-    write_file(source, '```{=html}\n' + front.body(book_title, chapters, extras, records_dir, page_name) + '```\n')
-    target = os.path.join(out_dir, 'index.html')
+    return html_page(front.body(book_title, chapters, extras, records_dir, page_name), 'index.html', out_dir,
+                     work_dir, book_title, book_title, 'Contents', 'the index')
+
+
+def html_page(body_html, name, out_dir, work_dir, book_title, page_title, heading, what):
+    """OUT_DIR/NAME: a page of the book that is not a chapter (the front page, the downloads, the
+    Index), its body HTML made elsewhere, through the book's template (Pandoc: the bar, the search,
+    the theme), written whole and renamed into place; returns its path. WHAT names it in an error."""
+    source = os.path.join(work_dir, name[:-len('.html')] + '.md')
+    write_file(source, '```{=html}\n' + body_html + '```\n')
+    target = os.path.join(out_dir, name)
     run_pandoc([source, '--from', 'markdown', '--to', 'html5', '--standalone', '--template', TEMPLATE,
-                '--metadata', 'pagetitle=' + book_title,
-                '--variable', 'book-title=' + html.escape(book_title),
-                '--variable', 'chapter-title=Contents', '--output', target + '.new'], {}, 'the index')
+                '--metadata', 'pagetitle=' + page_title, '--variable', 'book-title=' + html.escape(book_title),
+                '--variable', 'chapter-title=' + heading, '--output', target + '.new'], {}, what)
     with open(target + '.new', encoding='utf-8') as f:
         page = link_self(f.read())
     with open(target + '.new', 'w', encoding='utf-8') as f:
