@@ -1,14 +1,17 @@
 """The book's index (book/index-terms/<chapter>.txt; the format is in the README there): the
 entries an author lists for each chapter, each a term, the other names a reader may look it up by,
-and the sections that teach it.
+and the sections that teach it, the first of them where it is taught.
 
-  read(folder, chapters)          the entries, in file and line order; IndexTermsError names the
-                                  file and line of a line it cannot read
+  read(folder, chapters)          the entries, in the chapters' order; IndexTermsError names the
+                                  file and line of each line it cannot read
   check(entries, headings)        IndexTermsError for each anchor that is no heading of its chapter
   page_headings(path)             {anchor: the heading's HTML} of a rendered page ('' its title)
-  body(entries, chapters, headings)   the Index page's HTML: a term a line, its places, and a
-                                  "see" line for each other name
-  by_section(entries, chapters)   {page#anchor: [names]}: what the search adds to each section
+  lines(entries, chapters)        the index's lines by letter (a term and its places, or an other
+                                  name and the terms to see), and each term's id
+  body(entries, chapters, headings)     the Index page's HTML
+  markdown(entries, chapters, sections) the same, as Markdown, for the EPUB (epub.py)
+  by_section(entries, chapters)   {page#anchor: (names it is the first place of, later ones)}: what
+                                  the search adds to each section (search_index.py)
   build(title, chapters, out_dir, work_dir)   reads, checks, writes index-of-terms.html"""
 import html
 import os
@@ -34,14 +37,18 @@ class Entry:
         self.term, self.others, self.chapter, self.anchors, self.where = term, others, chapter, anchors, where
 
 
+def _file(folder, name):
+    return os.path.relpath(os.path.join(folder, name))
+
+
 def _where(folder, name, number):
-    return '%s:%d' % (os.path.relpath(os.path.join(folder, name)), number)
+    return '%s:%d' % (_file(folder, name), number)
 
 
 def read(folder, chapters):
-    """The entries of every <chapter>.txt in FOLDER (None: FOLDER), in the chapters' order. A file whose name is
-    no chapter's id, a line that is not `TERM ; OTHER -> #ANCHOR ...`, an empty name or a name
-    twice on a line is an IndexTermsError naming the file and line."""
+    """The entries of every <chapter>.txt in FOLDER (None: FOLDER), in the chapters' order. A file
+    whose name is no chapter's id, a line that is not `TERM ; OTHER -> #ANCHOR ...`, an empty name
+    or a name twice on a line is an IndexTermsError naming the file and line."""
     folder = folder or FOLDER
     if not os.path.isdir(folder):
         return []
@@ -52,7 +59,7 @@ def read(folder, chapters):
         chapter = name[:-len('.txt')]
         if chapter not in ids:
             errors.append('%s: no chapter has the id %r (the file is named for its chapter: %s)'
-                          % (_where(folder, name, 1)[:-2], chapter, ', '.join(i + '.txt' for i in ids)))
+                          % (_file(folder, name), chapter, ', '.join(i + '.txt' for i in ids)))
             continue
         with open(os.path.join(folder, name), encoding='utf-8') as f:
             lines = f.read().split('\n')
