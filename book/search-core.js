@@ -20,7 +20,9 @@
 // query's weight it holds, by how much of that its heading and the terms
 // it first defines in italics hold, by a phrase's bonus where the words stand side by side, by
 // its page's weight (PAGE_BOOST) and by its own (SECTION_BOOST: exercises, answers and the
-// apparatus's sections below the sections that teach). tests/render/search_share.js measures it
+// apparatus's sections below the sections that teach). The book's index (book/index-terms/) names
+// the section that teaches each thing under the names a reader brings: a name of it that fits the
+// query lifts its section as the section's heading would. tests/render/search_share.js measures it
 // on learner queries, those it was tuned to and those held out.
 (function (root) {
   'use strict';
@@ -572,7 +574,7 @@
       var s = sections[hit.id];
       var head = covers(known.head[hit.id]);
       // the index: how well the best of the section's index names fits the query (fits), a name of
-      // which it is a later place at LATER_WEIGHT
+      // which it is a later place at TUNE.later of that
       var indexed = Math.max(matched(hit, 'i') ? best(names('indexed', hit.id)) : 0,
                              matched(hit, 'j') ? TUNE.later * best(names('later', hit.id)) : 0);
       var about = 1 + TUNE.head * Math.max(head, indexed) + TUNE.defined * covers(known.defined[hit.id]);
