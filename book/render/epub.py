@@ -258,13 +258,18 @@ def front_words():
 INDEX = {'id': '', 'title': 'Index', 'basename': 'index-of-terms'}   # the book's index, its last chapter
 
 
-def index_ast(chapters):
-    """The Index's tree (index_terms.markdown through Pandoc), or None where the book has no entries."""
-    entries = index_terms.read(None, chapters)
+def index_markdown(chapters, index_dir):
+    """The Index as Markdown (index_terms.markdown, its heading the EPUB chapter's id), or '' where
+    the book has no entries."""
+    entries = index_terms.read(index_dir, chapters)
     if not entries:
-        return None
-    text = index_terms.markdown(entries, chapters, chapter_sections(chapters)).replace(
+        return ''
+    return index_terms.markdown(entries, chapters, chapter_sections(chapters)).replace(
         '{#book-index}', '{#%s}' % opening_id(INDEX), 1)
+
+
+def index_ast(text):
+    """The Index's tree: its Markdown through Pandoc (made only when the EPUB is)."""
     done = pandoc(['pandoc', '--from', 'markdown-yaml_metadata_block', '--to', 'json'], 'the EPUB\'s Index',
                   input=text, capture_output=True, text=True)
     if done.returncode != 0:
@@ -272,25 +277,25 @@ def index_ast(chapters):
     return done.stdout.encode('utf-8')
 
 
-def build(book_title, chapters, out_dir, state):
-    """The EPUB from the chapters' trees (chapter_ast made them), after its front matter; returns
-    (record, remade)."""
+def build(book_title, chapters, out_dir, state, index_dir):
+    """The EPUB from the chapters' trees (chapter_ast made them), after its front matter, with the
+    book's index (index_dir: book/index-terms/) as its last chapter; returns (record, remade)."""
     source = '\n'.join(chapter_text(c) for c in chapters)
     figures = sorted(set(FIGURE.findall(source)))
     figure_bytes = [read_bytes(os.path.join(out_dir, f)) for f in figures if os.path.exists(os.path.join(out_dir, f))]
     target = os.path.join(out_dir, NAME)
     epoch = pinned_epoch(chapters)
     asts = [read_bytes(ast_path(out_dir, c)) for c in chapters]
-    index = index_ast(chapters)
+    index = index_markdown(chapters, index_dir)
     key = digest(book_title, [[c['id'], c['title'], c['basename']] for c in chapters], asts, figure_bytes,
                  [read_bytes(p) for p in [CSS, __file__, epub_tree.__file__, index_terms.__file__] + epub_front.inputs()],
-                 epoch, index or b'')
+                 epoch, index)
     if state.unchanged('epub', key, target):
         return ('epub', key), False
     work = os.path.join(out_dir, '.render', 'book.json')
     try:
         last = [INDEX] if index else []
-        tree = join(load([front_ast(chapters, out_dir)] + asts + ([index] if index else []),
+        tree = join(load([front_ast(chapters, out_dir)] + asts + ([index_ast(index)] if index else []),
                          [epub_front.FRONT] + chapters + last), [epub_front.FRONT] + chapters + last)
         epub_tree.verdicts_plain(tree['blocks'])
         epub_tree.label_box_cells(tree['blocks'])

@@ -18,7 +18,7 @@ import os
 import re
 import unicodedata
 
-# the book's entries; book/render.sh --index-terms names another book's (the render tests' fixture)
+# the book's entries (book/render.sh --index-terms names another book's: the render tests' fixture)
 FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'index-terms')
 NAME = 'index-of-terms.html'
 ENTRY = re.compile(r'^(?P<names>.*?)\s+->\s+(?P<anchors>#\S*(?:\s+#\S*)*)$')
@@ -46,10 +46,9 @@ def _where(folder, name, number):
 
 
 def read(folder, chapters):
-    """The entries of every <chapter>.txt in FOLDER (None: FOLDER), in the chapters' order. A file
+    """The entries of every <chapter>.txt in FOLDER (the book's: FOLDER), in the chapters' order. A file
     whose name is no chapter's id, a line that is not `TERM ; OTHER -> #ANCHOR ...`, an empty name
     or a name twice on a line is an IndexTermsError naming the file and line."""
-    folder = folder or FOLDER
     if not os.path.isdir(folder):
         return []
     ids = [c['id'] for c in chapters]
@@ -303,7 +302,7 @@ def by_section(entries, chapters):
     return names
 
 
-def build(book_title, chapters, out_dir, work_dir, folder=None):
+def build(book_title, chapters, out_dir, work_dir, folder):
     """Reads and checks the entries against the rendered pages in OUT_DIR, writes the Index page
     through the book's template (every page's book list links it: a book with no entries yet says
     so there); returns its path."""

@@ -190,30 +190,30 @@ def exclusive(out):
         yield
 
 
-def render(out, woven, src_dir, jobs):
+def render(out, woven, src_dir, jobs, index_dir=index_terms.FOLDER):
     """Makes the book; returns (chapters, pages made, seconds until they were in place, EPUB
     remade, search entries)."""
     with exclusive(out):   # the lock beside OUT_DIR as given: the weaver's --lock names that one
         # the book made where OUT_DIR's links lead: a link build/book -> a published copy was renamed
         # away by the swap and a folder put in its place, the copy never updated, the link left as
         # book.old.PID (tools.md RD02)
-        return render_locked(os.path.realpath(out), woven, src_dir, jobs)
+        return render_locked(os.path.realpath(out), woven, src_dir, jobs, index_dir)
 
 
-def render_locked(out, woven, src_dir, jobs):
+def render_locked(out, woven, src_dir, jobs, index_dir):
     start = time.monotonic()
     title, chapters = book_index.read(woven, REPO)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(2, jobs)) as pool:
-        made = stage_pages(out, woven, src_dir, title, chapters, pool, jobs)
+        made = stage_pages(out, woven, src_dir, title, chapters, pool, jobs, index_dir)
         ready = time.monotonic() - start
         try:
-            epub_made, entries = from_the_pages(out, title, chapters, pool)
+            epub_made, entries = from_the_pages(out, title, chapters, pool, index_dir)
         except (apidocs.ApiError, RuntimeError, OSError) as e:
             raise PagesInPlace(e)
     return len(chapters), made, ready, epub_made, entries
 
 
-def stage_pages(out, woven, src_dir, title, chapters, pool, jobs):
+def stage_pages(out, woven, src_dir, title, chapters, pool, jobs, index_dir):
     """Step 1: the pages and what they link to, made in a staging folder that replaces OUT_DIR."""
     staging = stage(out)
     try:
@@ -264,7 +264,7 @@ def stage_pages(out, woven, src_dir, title, chapters, pool, jobs):
                 made.append(chapters[i]['basename'])
         # the Index page, once the pages it points into are made: an entry whose anchor is no
         # heading of its chapter stops the render here, naming its file and line
-        index_terms.build(title, chapters, staging, os.path.join(staging, '.render'))
+        index_terms.build(title, chapters, staging, os.path.join(staging, '.render'), index_dir)
         vendor_search(staging)
         for asset in ASSETS:
             write_file(os.path.join(staging, asset), read_bytes(os.path.join(BOOK, asset)))
@@ -283,7 +283,7 @@ def stage_pages(out, woven, src_dir, title, chapters, pool, jobs):
     return made
 
 
-def from_the_pages(out, title, chapters, pool):
+def from_the_pages(out, title, chapters, pool, index_dir):
     """Step 2, in OUT_DIR as it stands: the EPUB (its chapters' trees, then a Pandoc run over them
     joined) beside the search index and the print view. The state records each only once it is in
     place."""
@@ -292,7 +292,7 @@ def from_the_pages(out, title, chapters, pool):
     links = epub.link_context(chapters)
     ast_jobs = [pool.submit(epub.chapter_ast, c, out, state, version, links) for c in chapters]
     try:
-        records, entries = search_index.build(out, chapters, pages.page_name, state)
+        records, entries = search_index.build(out, chapters, pages.page_name, state, index_dir)
         records.append(print_view.build(title, chapters, pages.page_name, out, state))
     finally:
         # the chapters' trees are waited for whatever happened above (none is left writing into
@@ -300,7 +300,7 @@ def from_the_pages(out, title, chapters, pool):
         # its error, not an UnboundLocalError, is the one the writer must see
         ast_records = [job.result() for job in ast_jobs]
     records += ast_records
-    epub_record, epub_made = epub.build(title, chapters, out, state)
+    epub_record, epub_made = epub.build(title, chapters, out, state, index_dir)
     for name, key in records + [epub_record]:
         state.record(name, key)
     state.save()
@@ -316,11 +316,10 @@ def main(argv):
     parser.add_argument('--index-terms', default=index_terms.FOLDER,
                         help="the book's index entries, a file a chapter (default: book/index-terms/)")
     args = parser.parse_args(argv)
-    index_terms.FOLDER = os.path.abspath(args.index_terms)
     start = time.monotonic()
     try:
         count, made, ready, epub_made, entries = render(os.path.abspath(args.out_dir), os.path.abspath(args.woven_dir),
-                                                 os.path.abspath(args.src), args.jobs)
+                                                 os.path.abspath(args.src), args.jobs, os.path.abspath(args.index_terms))
     except PagesInPlace as e:
         print('book/render.sh: %s\nbook/render.sh: the new pages are in %s; its search index, print view and '
               'EPUB are the previous ones (the next run makes them).' % (e, args.out_dir), file=sys.stderr)

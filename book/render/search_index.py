@@ -285,7 +285,7 @@ def referred(sections):
                 to['r'] = (to.get('r', '') + '\n' + words).strip()
 
 
-def indexed(sections, chapters, folder=None):
+def indexed(sections, chapters, folder):
     """Each section's i and j: the names of the book's index entries (book/index-terms/, one a
     line) it is the first place of (i: where the book teaches them) and a later place of (j), the
     author's word on what it holds under the names a reader may bring (index_terms.by_section)."""
@@ -309,7 +309,7 @@ def vocabulary():
         return [line for line in lines if line]
 
 
-def write_index(out_dir, chapters):
+def write_index(out_dir, chapters, index_dir):
     """Joins the chapters' fragments into search-index.js (the only form book.js reads): the
     sections, and the engine built over them (prebuilt_engine), remade only when the sections or
     the search's code changed."""
@@ -319,7 +319,7 @@ def write_index(out_dir, chapters):
         with open(path, encoding='utf-8') as f:
             sections += json.load(f)
     referred(sections)
-    indexed(sections, chapters)
+    indexed(sections, chapters, index_dir)
     text = json.dumps(sections, ensure_ascii=False, separators=(',', ':'))
     stale = os.path.join(out_dir, 'search-index.json')      # written by earlier renders, read by nothing
     if os.path.exists(stale):
@@ -341,9 +341,10 @@ def write_index(out_dir, chapters):
     return len(sections)
 
 
-def build(out_dir, chapters, page_name, state):
-    """Each chapter's fragment, made again if its page changed, and the index of them all; returns
-    the state records and the number of entries."""
+def build(out_dir, chapters, page_name, state, index_dir):
+    """Each chapter's fragment, made again if its page changed, and the index of them all (with the
+    book's index entries of index_dir, book/index-terms/); returns the state records and the number
+    of entries."""
     own = read_bytes(__file__)
     records = []
     for chapter in chapters:
@@ -353,7 +354,7 @@ def build(out_dir, chapters, page_name, state):
         if not state.unchanged(name, key, os.path.join(out_dir, FRAGMENTS, chapter['basename'] + '.json')):
             write_fragment(out_dir, chapter['basename'], page_entries(page, page_name(chapter), label))
         records.append((name, key))
-    return records, write_index(out_dir, chapters)
+    return records, write_index(out_dir, chapters, index_dir)
 
 
 def main(argv):
@@ -374,7 +375,7 @@ def main(argv):
         page = os.path.join(out, chapter['basename'] + '.html')
         write_fragment(out, chapter['basename'], page_entries(page, chapter['basename'] + '.html',
                                                              chapter['id'] + ' ' + chapter['title']))
-    print('%s: %d entries' % (os.path.join(out, 'search-index.js'), write_index(out, chapters)))
+    print('%s: %d entries' % (os.path.join(out, 'search-index.js'), write_index(out, chapters, index_terms.FOLDER)))
     return 0
 
 

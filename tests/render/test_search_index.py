@@ -76,8 +76,7 @@ class Vocabulary(unittest.TestCase):
             os.makedirs(os.path.join(out, search_index.FRAGMENTS))
             with open(os.path.join(out, search_index.FRAGMENTS, 'x.json'), 'w') as f:
                 f.write('[]')
-            search_index.index_terms.FOLDER = os.path.join(out, 'no-index')   # a book with no index entries
-            search_index.write_index(out, [{'id': 'x', 'basename': 'x'}])
+            search_index.write_index(out, [{'id': 'x', 'basename': 'x'}], os.path.join(out, 'no-index'))
             with open(os.path.join(out, 'search-index.js'), encoding='utf-8') as f:
                 self.assertIn('"vocabulary":["simt -> warp",', f.read())
 
