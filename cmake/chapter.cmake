@@ -2,10 +2,13 @@
 # chosen by file name as book/CONVENTIONS.md says. CMake re-globs when the tangler adds a file
 # (CONFIGURE_DEPENDS), so a new block in a chapter needs no edit here.
 
+include(${CMAKE_CURRENT_LIST_DIR}/host_only.cmake)   # test .cu files without device code: C++
+
 # chapter_unity_sources(<out-var> <target> <sources>...): the sources to compile for <target>. With
-# CI_UNITY (cmake/unity.cmake) a target's .cu files become one generated file that #includes them,
-# and so do its .cpp files, compiled through cmake/unity_fallback.sh (unity_launcher). Without it,
-# or with fewer than two of a kind, the sources as they are.
+# CI_UNITY (cmake/unity.cmake) a target's CUDA sources become one generated .cu file that #includes
+# them, and its C++ sources (.cpp files, and .cu files of host code only: cmake/host_only.cmake) one
+# generated .cpp file, compiled through cmake/unity_fallback.sh (unity_launcher). Without it, or with
+# fewer than two of a language, the sources as they are.
 function(chapter_unity_sources out target)
   if(NOT CI_UNITY)
     set(${out} ${ARGN} PARENT_SCOPE)
@@ -16,7 +19,9 @@ function(chapter_unity_sources out target)
   foreach(extension IN ITEMS cu cpp)
     set(members "")
     foreach(source IN LISTS ARGN)
-      if(source MATCHES "\\.${extension}$")
+      get_source_file_property(language ${source} LANGUAGE)
+      if((extension STREQUAL "cu" AND source MATCHES "\\.cu$" AND NOT language STREQUAL "CXX") OR
+         (extension STREQUAL "cpp" AND (source MATCHES "\\.cpp$" OR language STREQUAL "CXX")))
         list(APPEND members ${source})
       endif()
     endforeach()
@@ -24,7 +29,7 @@ function(chapter_unity_sources out target)
     if(count LESS 2)
       continue()
     endif()
-    set(content "// ${target}'s ${count} .${extension} sources as one translation unit (CI_UNITY, cmake/chapter.cmake)\n")
+    set(content "// ${target}'s ${count} ${extension} sources as one translation unit (CI_UNITY, cmake/chapter.cmake)\n")
     foreach(member IN LISTS members)
       string(APPEND content "#include \"${member}\"\n")
     endforeach()
@@ -68,6 +73,10 @@ function(add_chapter_folder folder)
       list(APPEND library_sources ${source})
     endif()
   endforeach()
+
+  # the tests' .cu files of host code only, as C++ (the benchmarks' stay with nvcc: a timed binary is
+  # built as the one its records measured)
+  compile_host_only_as_cxx(${test_sources})
 
   set(chapter_lib ${name})
   if(library_sources)

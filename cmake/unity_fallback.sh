@@ -42,7 +42,9 @@ compile() {
   local object=$1
   shift
   local members=("$@") input command log
-  if ((${#members[@]} == 1)); then
+  # a source alone as itself, unless its extension is not the batch's (a .cu file of host code
+  # only in a C++ batch, cmake/host_only.cmake: g++ takes a .cu file for a linker input)
+  if ((${#members[@]} == 1)) && [[ ${members[0]##*.} == "$extension" ]]; then
     input=${members[0]}
   else
     input="${object%.o}.$extension"
@@ -93,12 +95,14 @@ fi
 first_error=$(grep -m 1 -E 'error' "$log")
 # clashes LOG: the file-local names a failed compile's errors say were defined twice, as the front
 # ends name them: cudafe++ 'variable "matmul::<unnamed>::kBM" has already been defined', 'invalid
-# redeclaration of type name "<unnamed>::Rung"', g++ "redefinition of 'int {anonymous}::one()'":
+# redeclaration of type name "<unnamed>::Rung"', g++ "redefinition of 'int {anonymous}::one()'" and
+# "conflicting declaration 'using Rung = ...'" (an alias):
 # the last identifier before any parameter list; one a line
 clashes() {
   sed -n -e 's/.*"\([^"]*\)" has already been defined.*/\1/p' \
          -e 's/.*invalid redeclaration of type name "\([^"]*\)".*/\1/p' \
-         -e "s/.*redefinition of ['‘]\([^'’]*\)['’].*/\1/p" "$1" |
+         -e "s/.*redefinition of ['‘]\([^'’]*\)['’].*/\1/p" \
+         -e "s/.*conflicting declaration ['‘]using \([A-Za-z_][A-Za-z0-9_]*\) =.*/\1/p" "$1" |
     sed -e 's/(.*//' | grep -oE '[A-Za-z_][A-Za-z0-9_]*$'
 }
 mapfile -t names < <(clashes "$log" | sort -u)

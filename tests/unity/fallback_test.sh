@@ -4,8 +4,9 @@
 # the compiler alone would. Two that each define the same file-local function (which compile apart
 # but not together) are compiled as one with that name renamed in each, and each source still calls
 # its own; where renaming cannot resolve it, they are compiled apart, and the object still holds
-# every source's functions, with one depfile naming every source and no file that is gone. A source with an error of its own fails the build with that
-# error, as without unity. A file outside a unity folder is compiled unchanged.
+# every source's functions, with one depfile naming every source and no file that is gone; a .cu
+# file of host code in a C++ batch is compiled as C++ when it is alone. A source with an error of
+# its own fails the build with that error, as without unity. A file outside a unity folder is compiled unchanged.
 set -u
 launcher=$1 cxx=$2
 scratch=$(mktemp -d)
@@ -65,6 +66,30 @@ for dependency in $(sed 's/^[^:]*://' "$scratch/apart.o.d"); do
 done
 compgen -G "$scratch/apart.unity.*" >/dev/null && fail "the halves' files were left behind: $(ls "$scratch")"
 
+# a .cu file of host code only in a C++ batch (cmake/host_only.cmake), compiled alone in the halves:
+# as C++ through a file that includes it (g++ would take a .cu file for a linker input)
+mv "$scratch/d.cpp" "$scratch/d.cu"
+batch "$scratch/a.cpp" "$scratch/c.cpp" "$scratch/d.cu"   # halves: a and c (apart), then d.cu alone
+compile "$scratch/cu.o" || fail "a batch with a .cu member compiled in halves failed: $(cat "$scratch/err")"
+grep -q "compiled as 3 translation unit" "$scratch/err" || fail "d.cu was not compiled alone: $(cat "$scratch/err")"
+for f in a c d; do defines "$scratch/cu.o" $f; done
+grep -q "$scratch/d.cu" "$scratch/cu.o.d" || fail "the depfile does not name d.cu"
+for dependency in $(sed 's/^[^:]*://' "$scratch/cu.o.d"); do
+  [[ -e $dependency ]] || fail "the depfile names $dependency, which does not exist"
+done
+mv "$scratch/d.cu" "$scratch/d.cpp"
+
+# two aliases of one name with different types (g++: "conflicting declaration 'using Rung = ...'"),
+# renamed in each source
+printf 'namespace { using Rung = int; }\nint a() { Rung r = 1; return r; }\n' >"$scratch/a.cpp"
+printf 'namespace { using Rung = long; }\nint b() { Rung r = 2; return int(r); }\n' >"$scratch/b.cpp"
+source_file c.cpp three 3 c
+batch "$scratch/a.cpp" "$scratch/b.cpp" "$scratch/c.cpp" "$scratch/d.cpp"
+compile "$scratch/alias.o" || fail "a batch with an alias declared twice failed: $(cat "$scratch/err")"
+grep -q "compiled as one translation unit, Rung renamed in each source" "$scratch/err" ||
+  fail "Rung was not renamed in each source: $(cat "$scratch/err")"
+for f in a b c d; do defines "$scratch/alias.o" $f; done
+
 printf 'int c() { return undeclared_name; }\n' >"$scratch/c.cpp"
 compile "$scratch/broken.o" && fail "a batch with a source that does not compile passed"
 grep -q "c.cpp.*undeclared_name" "$scratch/err" || fail "the source's own error was not shown: $(cat "$scratch/err")"
@@ -72,4 +97,4 @@ grep -q "c.cpp.*undeclared_name" "$scratch/err" || fail "the source's own error 
 
 "$launcher" "$cxx" -O0 -o "$scratch/alone.o" -c "$scratch/a.cpp" || fail "a plain source failed"
 defines "$scratch/alone.o" a
-echo "fallback_test: together one object; a name defined twice renamed in each source, one object; a clash renaming cannot resolve compiled apart into one object and depfile; a broken source fails with its error"
+echo "fallback_test: together one object; a name defined twice renamed in each source, one object; a clash renaming cannot resolve compiled apart into one object and depfile; a .cu member of a C++ batch compiled alone; an alias declared twice renamed; a broken source fails with its error"
