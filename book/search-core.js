@@ -42,12 +42,15 @@
   // (SYNONYM: stems -> texts). vocabulary(lines) sets it from the file's lines, comments out:
   // "TERM -> WORDS, WORDS" asks TERM also as each WORDS; "A = B = C" asks each as the others.
   var SYNONYM = {};
+  var VOCABULARY_STEMS = {};  // every stem of a term the vocabulary knows (no typo: oneEdit)
   var LONGEST_TERM = 3;     // words in a term at most
   function vocabulary(lines) {
     SYNONYM = {};
+    VOCABULARY_STEMS = {};
     var add = function (term, alternatives) {
       var key = stems(term).join(' ');
       if (!key) return;
+      key.split(' ').forEach(function (k) { VOCABULARY_STEMS[k] = true; });
       var known = SYNONYM[key] || [];
       SYNONYM[key] = known.concat(alternatives.filter(function (a) {
         return stems(a).join(' ') !== key && known.indexOf(a) < 0;
@@ -171,12 +174,13 @@
   // word on what the section teaches, under the names a reader brings: it finds the section by a
   // name its prose never uses, as a chapter's title does (its authority is in search(): a name that
   // fits the query lifts the section as its heading would); the names of which the section is a
-  // later place (j: a later chapter applies them) at half that.
-  var FIELD_BOOST = { h: 4, d: 3, f: 2, t: 0.7, x: 0.7, c: 0.1, a: 0.05, l: 1, r: 3, i: 1, j: 0.5 };
+  // later place (j: a later chapter applies them) at half that. The readers' questions the section
+  // answers (q: the index files' `?` lines, in a learner's words) find it as its prose would.
+  var FIELD_BOOST = { h: 4, d: 3, f: 2, t: 0.7, x: 0.7, c: 0.1, a: 0.05, l: 1, r: 3, i: 1, j: 0.5, q: 1 };
 
   function options(sections) {
     return {
-      fields: ['h', 'd', 'f', 't', 'x', 'c', 'a', 'l', 'r', 'i', 'j'],
+      fields: ['h', 'd', 'f', 't', 'x', 'c', 'a', 'l', 'r', 'i', 'j', 'q'],
       tokenize: tokenize,
       processTerm: indexTerm,
       searchOptions: {
@@ -299,7 +303,7 @@
     var defined = firstDefinitions(sections);
     return sections.map(function (s, i) {
       return { id: i, h: s.h, d: defined[i], f: s.f || '', t: s.t || '', x: s.x || '', c: codeWords(s, false),
-               a: codeWords(s, true), l: s.c, r: s.r || '', i: s.i || '', j: s.j || '' };
+               a: codeWords(s, true), l: s.c, r: s.r || '', i: s.i || '', j: s.j || '', q: s.q || '' };
     });
   }
 
@@ -487,8 +491,37 @@
         var swapped = w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2);
         if (swapped !== w && queryTerm(swapped).length >= 4 && held(swapped)) return swapped;
       }
-      return w;
+      return oneEdit(engine, w) || w;
     }).join(' ');
+  }
+
+  // oneEdit(engine, word): a word of 5 letters or more that neither the index nor the vocabulary
+  // holds, read as the word one letter away (one left out: divergnce, hoper; one too many; one
+  // mistyped, from 7 letters: occupency) that the index holds, the one in most sections where several are; null
+  // where none is. A vocabulary word is left as typed: the synonyms ask it.
+  var LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+  function oneEdit(engine, w) {
+    if (w.length < 5 || VOCABULARY_STEMS[stem(w)] || !engine._index) return null;
+    var best = null, most = 0;
+    var consider = function (candidate) {
+      var t = queryTerm(candidate);
+      if (!t || t.length < 4) return;
+      var fields = engine._index.get(t);
+      if (!fields) return;
+      var n = 0;
+      fields.forEach(function (docs) { n += docs.size; });
+      if (n > most) { most = n; best = candidate; }
+    };
+    for (var i = 0; i <= w.length; i++) {
+      if (i < w.length) consider(w.slice(0, i) + w.slice(i + 1));            // one too many
+      for (var k = 0; k < LETTERS.length; k++) {
+        consider(w.slice(0, i) + LETTERS[k] + w.slice(i));                   // one left out
+        // one mistyped, in a word of 7 letters or more: a shorter word one letter from a word of the
+        // book is as often a real word the book does not use (macro, micro)
+        if (i < w.length && w.length >= 7 && LETTERS[k] !== w[i]) consider(w.slice(0, i) + LETTERS[k] + w.slice(i + 1));
+      }
+    }
+    return best;
   }
 
   function search(engine, sections, query, limit) {
@@ -612,7 +645,7 @@
 
   var api = { normal: normal, tokenize: tokenize, terms: terms, stem: stem, GREEK: GREEK, STOP: STOP,
               vocabulary: vocabulary, synonyms: function (term) { return SYNONYM[stems(term).join(' ')] || []; }, options: options, build: build, load: load, documents: documents, queryTree: queryTree, queryParts: queryParts,
-              search: search, expansions: expansions, compact: compact, loadNow: loadNow, TUNE: TUNE, PAGE_BOOST: PAGE_BOOST, SECTION_BOOST: SECTION_BOOST, FIELD_BOOST: FIELD_BOOST };
+              search: search, corrected: corrected, expansions: expansions, compact: compact, loadNow: loadNow, TUNE: TUNE, PAGE_BOOST: PAGE_BOOST, SECTION_BOOST: SECTION_BOOST, FIELD_BOOST: FIELD_BOOST };
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.BookSearch = api;
 })(typeof window !== 'undefined' ? window : this);

@@ -261,7 +261,7 @@ INDEX = {'id': '', 'title': 'Index', 'basename': 'index-of-terms'}   # the book'
 def index_markdown(chapters, index_dir):
     """The Index as Markdown (index_terms.markdown, its heading the EPUB chapter's id), or '' where
     the book has no entries."""
-    entries = index_terms.read(index_dir, chapters)
+    entries = index_terms.printed(index_terms.read(index_dir, chapters))
     if not entries:
         return ''
     return index_terms.markdown(entries, chapters, chapter_sections(chapters)).replace(

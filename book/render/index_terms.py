@@ -12,6 +12,8 @@ and the sections that teach it, the first of them where it is taught.
   markdown(entries, chapters, sections) the same, as Markdown, for the EPUB (epub.py)
   by_section(entries, chapters)   {page#anchor: (names it is the first place of, later ones)}: what
                                   the search adds to each section (search_index.py)
+  questions(entries, chapters)    {page#anchor: [the readers' questions it answers]}: the search's
+                                  too (a line `? QUESTION -> #anchor`, never printed)
   build(title, chapters, out_dir, work_dir)   reads, checks, writes index-of-terms.html"""
 import html
 import os
@@ -33,8 +35,16 @@ class IndexTermsError(RuntimeError):
 
 
 class Entry:
-    def __init__(self, term, others, chapter, anchors, where):
+    """A line of a chapter's file: an index entry (term, other names, anchors), or, where question
+    is set, a reader's question that the anchors' sections answer (term: the question)."""
+    def __init__(self, term, others, chapter, anchors, where, question=False):
         self.term, self.others, self.chapter, self.anchors, self.where = term, others, chapter, anchors, where
+        self.question = question
+
+
+def printed(entries):
+    """The entries the index prints (not the readers' questions)."""
+    return [e for e in entries if not e.question]
 
 
 def _file(folder, name):
@@ -66,12 +76,16 @@ def read(folder, chapters):
             text = line.strip()
             if not text or text.startswith('#'):
                 continue
+            question = text.startswith('?')
+            if question:
+                text = text[1:].strip()
             match = ENTRY.match(text)
             if not match:
                 errors.append('%s: not an entry: %r; write TERM ; OTHER NAME -> #anchor (book/index-terms/README.md)'
                               % (_where(folder, name, number), text[:80]))
                 continue
-            names = [' '.join(n.split()) for n in match.group('names').split(';')]
+            names = ([' '.join(match.group('names').split())] if question else
+                     [' '.join(n.split()) for n in match.group('names').split(';')])
             anchors = match.group('anchors').split()
             bad = [a for a in anchors if not ANCHOR.match(a)]
             if bad:
@@ -86,7 +100,7 @@ def read(folder, chapters):
                 errors.append('%s: a name twice on one line: %s' % (_where(folder, name, number), names))
                 continue
             entries.append(Entry(names[0], names[1:], chapter, [a[1:] for a in anchors],
-                                 _where(folder, name, number)))
+                                 _where(folder, name, number), question))
     if errors:
         raise IndexTermsError('the book\'s index:\n  ' + '\n  '.join(errors))
     order = {i: n for n, i in enumerate(ids)}
@@ -162,7 +176,7 @@ def places(entries, chapters):
     """{term as folded: (term as written, [(chapter, anchor)] in book order, once each)}."""
     order = {c['id']: n for n, c in enumerate(chapters)}
     found = {}
-    for e in entries:
+    for e in printed(entries):
         written, where = found.setdefault(term_key(e.term), (e.term, []))
         for anchor in e.anchors:
             if (e.chapter, anchor) not in where:
@@ -178,7 +192,7 @@ def lines(entries, chapters):
     term's id on the page, {term_key: id}."""
     terms = places(entries, chapters)
     see = {}
-    for e in entries:
+    for e in printed(entries):
         shown = terms[term_key(e.term)][0]        # the term as its index line prints it
         for other in e.others:
             if term_key(other) not in terms:
@@ -283,7 +297,7 @@ def by_section(entries, chapters):
     pages = page_of(chapters)
     order = {c['id']: n for n, c in enumerate(chapters)}
     as_term, as_other, firsts = {}, {}, {}
-    for e in entries:
+    for e in printed(entries):
         for k, name in enumerate([e.term] + e.others):
             table = as_term if k == 0 or term_key(name) == term_key(e.term) else as_other
             written, where = table.setdefault(term_key(name), (name, []))
@@ -302,6 +316,17 @@ def by_section(entries, chapters):
     return names
 
 
+def questions(entries, chapters):
+    """{page#anchor: [the readers' questions the section answers]}, for the search
+    (search_index.py): a question counts for each of its anchors' sections."""
+    pages, found = page_of(chapters), {}
+    for e in entries:
+        if e.question:
+            for anchor in e.anchors:
+                found.setdefault(pages[e.chapter] + '#' + anchor, []).append(e.term)
+    return found
+
+
 def build(book_title, chapters, out_dir, work_dir, folder):
     """Reads and checks the entries against the rendered pages in OUT_DIR, writes the Index page
     through the book's template (every page's book list links it: a book with no entries yet says
@@ -311,6 +336,6 @@ def build(book_title, chapters, out_dir, work_dir, folder):
     headings = {c['id']: page_headings(os.path.join(out_dir, page_name(c))) for c in chapters
                 if os.path.exists(os.path.join(out_dir, page_name(c)))}
     check(entries, headings)
-    text = body(entries, chapters, headings) if entries else \
+    text = body(entries, chapters, headings) if printed(entries) else \
         '<h1 class="title">Index</h1>\n<p>This book has no index entries yet (book/index-terms/).</p>\n'
     return html_page(text, NAME, out_dir, work_dir, book_title, 'Index', 'Index', 'the Index page')

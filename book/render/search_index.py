@@ -288,14 +288,19 @@ def referred(sections):
 def indexed(sections, chapters, folder):
     """Each section's i and j: the names of the book's index entries (book/index-terms/, one a
     line) it is the first place of (i: where the book teaches them) and a later place of (j), the
-    author's word on what it holds under the names a reader may bring (index_terms.by_section)."""
-    names = index_terms.by_section(index_terms.read(folder, chapters), chapters)
+    author's word on what it holds under the names a reader may bring (index_terms.by_section); and
+    q: the readers' questions it answers (the files' `?` lines, index_terms.questions)."""
+    entries = index_terms.read(folder, chapters)
+    names = index_terms.by_section(entries, chapters)
+    asked = index_terms.questions(entries, chapters)
     for s in sections:
         first, later = names.get(s['p'] + '#' + s['a'], ([], []))
         if first:
             s['i'] = '\n'.join(first)
         if later:
             s['j'] = '\n'.join(later)
+        if asked.get(s['p'] + '#' + s['a']):
+            s['q'] = '\n'.join(asked[s['p'] + '#' + s['a']])
 
 
 VOCABULARY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'search-vocabulary.txt')
@@ -334,8 +339,8 @@ def write_index(out_dir, chapters, index_dir):
             if f.read(len(head)) == head:
                 return len(sections)
     engine = prebuilt_engine(out_dir, text)
-    if engine:      # the code's identifiers are in the engine; a row leads to its section's anchor
-        text = json.dumps([{k: v for k, v in s.items() if k not in ('k', 'r')} for s in sections],
+    if engine:      # the code's identifiers, the links' words and the questions are in the engine
+        text = json.dumps([{k: v for k, v in s.items() if k not in ('k', 'r', 'q')} for s in sections],
                           ensure_ascii=False, separators=(',', ':'))
     write_file(target, head + text + (',"engine":' + engine if engine else '') + '};\n')
     return len(sections)

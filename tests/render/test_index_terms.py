@@ -106,6 +106,26 @@ class IndexTermsTest(unittest.TestCase):
                                     {'p': '3.2-matmul.html', 'a': 'barriers', 'j': 'warp divergence'},
                                     {'p': '1.1-warps.html', 'a': 'other'}])
 
+    def test_a_readers_question_goes_to_the_search_never_to_the_page(self):
+        entries = index_terms.read(self.folder(**{'1_1': 'warp -> #\n? why is my if; else slow -> #branch #symbols\n'}),
+                                   CHAPTERS)
+        self.assertEqual([(e.term, e.question) for e in entries], [('warp', False), ('why is my if; else slow', True)],
+                         'a question is one text, semicolons and all')
+        self.assertEqual(index_terms.questions(entries, CHAPTERS),
+                         {'1.1-warps.html#branch': ['why is my if; else slow'],
+                          '1.1-warps.html#symbols': ['why is my if; else slow']})
+        page = index_terms.body(entries, CHAPTERS, HEADINGS)
+        self.assertNotIn('slow', page)
+        self.assertNotIn('slow', index_terms.markdown(entries, CHAPTERS, ''))
+        self.assertEqual(index_terms.by_section(entries, CHAPTERS), {'1.1-warps.html#': (['warp'], [])})
+        with self.assertRaises(index_terms.IndexTermsError) as caught:
+            index_terms.check(entries, {'1.1': {'': 'Warps', 'branch': 'A branch'}})
+        self.assertIn('1.1.txt:2: chapter 1.1 has no heading #symbols', str(caught.exception))
+        sections = [{'p': '1.1-warps.html', 'a': 'branch'}, {'p': '1.1-warps.html', 'a': ''}]
+        search_index.indexed(sections, CHAPTERS, self.folder(**{'1_1': 'warp -> #\n? why is my if slow -> #branch\n'}))
+        self.assertEqual(sections, [{'p': '1.1-warps.html', 'a': 'branch', 'q': 'why is my if slow'},
+                                    {'p': '1.1-warps.html', 'a': '', 'i': 'warp'}])
+
     def test_page_headings_reads_ids_and_the_title(self):
         folder = self.folder()
         path = os.path.join(folder, 'p.html')

@@ -131,6 +131,15 @@ assert.strictEqual(search7('executio')[0].entry.p, '1.1.html');
 // a typed word the index does not hold, two neighbouring letters swapped, is asked as the word it holds
 assert.strictEqual(first2('swizzilng'), 'swz', 'a transposition is corrected');
 assert.strictEqual(first2('misalgined access'), 'mis');
+// one letter left out, one too many, or (from 7 letters) one mistyped: the word one letter away
+assert.strictEqual(first2('swizling'), 'swz', 'a letter left out is put back');
+assert.strictEqual(first2('misaligneed access'), 'mis', 'a letter too many is taken out');
+assert.strictEqual(first2('misaligmed access'), 'mis', 'a mistyped letter is put right');
+const engine2 = S.build(MiniSearch, book2);
+engine2.addAll(S.documents(book2));
+assert.strictEqual(S.corrected(engine2, 'modal'), 'modal',
+                   'a short word the book does not use stays as typed (model: no mistyped letter under 7 letters)');
+assert.strictEqual(S.corrected(engine2, 'privatization'), 'privatization', 'a word of the vocabulary stays as typed');
 // field vocabulary: AoS is an array of structures
 const book3 = [
   { p: '2.1.html', a: 'aos', c: '2.1 Coalescing', h: 'An array of structures against a structure of arrays',
