@@ -100,6 +100,9 @@ import check_outputs
 
 PLACEHOLDERS = [('{.m', 'an unresolved measurement key'), (']{.', 'an unrendered span'),
                 ('roofline:', 'an unresolved roofline figure'), (':::', 'an unrendered fenced div')]
+# two cells of a table's rule row (|--:|---|, its dashes made en or em dashes by Pandoc's smart
+# punctuation) in a page's text: Pandoc printed the table as a paragraph
+FOLDED_TABLE = re.compile(r'\|\s*:?[-–—]+:?\s*\|\s*:?[-–—]+:?\s*\|')
 CHUNK_REF = re.compile(r'<<[^<>\n]{1,80}>>')
 # a mention of a chapter linked to it (book/render/code_blocks.lua): its target, its words, and for
 # a possessive whose words name no known section ("chapter 3.2's kernel"), those words
@@ -514,6 +517,10 @@ def check_text(name, page, errors, warnings):
         at = found.start() if found else -1   # 'roofline:' only as a target (roofline:3.1), not prose
         if at >= 0:
             errors.append('%s: %s in the text: "...%s..."' % (name, what, text[max(0, at - 40):at + 40]))
+    folded = FOLDED_TABLE.search(text)
+    if folded:
+        errors.append('%s: a Markdown table was read as a paragraph\'s text (Pandoc needs a blank line before a '
+                      'table): "...%s..."' % (name, text[max(0, folded.start() - 60):folded.end() + 20]))
     ref = CHUNK_REF.search(text)
     if ref:
         errors.append('%s: an unexpanded chunk reference outside code: "%s"' % (name, ref.group(0)))

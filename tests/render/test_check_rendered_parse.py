@@ -57,6 +57,18 @@ class ParseTest(unittest.TestCase):
         self.assertNotIn('not-an-id', text)
         self.assertEqual(boxes.tables, [['result', False], ['symbol', False]])
 
+    def test_a_table_read_as_a_paragraph_is_an_error(self):
+        with tempfile.TemporaryDirectory() as work:
+            path = os.path.join(work, 'folded.html')
+            for body, found in (('<p>degrees move. | k | I | |\u2013:|\u2013:| | 1 | 0.25 |</p>', 1),
+                                ('<table><tr><th>k</th></tr><tr><td>1</td></tr></table><p>a | b, -- and |</p>', 0)):
+                with open(path, 'w', encoding='utf-8') as f:
+                    f.write('<!DOCTYPE html><html><body><h1>t</h1>%s</body></html>' % body)
+                errors = []
+                check_rendered.check_text('folded.html', check_rendered.feed(check_rendered.Page(), path), errors, [])
+                self.assertEqual(len(errors), found, (body, errors))
+                self.assertTrue(all('a Markdown table was read as a paragraph' in e for e in errors))
+
     def test_every_page_of_the_fixture_book_reads_alike(self):
         book = os.path.join(os.environ['RENDERED_FIXTURE'], 'book')
         pages = sorted(p for p in os.listdir(book) if p.endswith('.html'))
