@@ -411,7 +411,7 @@
   // and one word found everywhere no longer outweighs the rest of the query missing.
   // explain: each row also says how its score was made (search_share.js --why).
   var TUNE = { shareExp: 1, sat: 3, idf: true, phraseHead: 1, phraseText: 0.5, rerank: 10, head: 4, defined: 1, later: 0.5,
-               explain: false };
+               asked: 1, explain: false };
   // the GPUs page (tables under the chapters' own titles) and appendix B (a row a symbol, each
   // pointing to the chapter that uses it) rank below the chapters' own sections
   var PAGE_BOOST = { 'gpus.html': 0.3, 'B-symbols.html': 0.5 };
@@ -461,6 +461,7 @@
         // first hits it (names()): all of them at once froze the page's first search for 70 ms
         indexed: {},
         later: {},
+        asked: {},       // the readers' questions (q), likewise
         prose: {}
       } });
     }
@@ -595,11 +596,12 @@
     function matched(hit, field) {
       return Object.keys(hit.match).some(function (t) { return hit.match[t].indexOf(field) >= 0; });
     }
-    // a section's index names as stems (field i or j), made once
+    // a section's index names (field i or j) or readers' questions (q) as stems, made once
+    var FIELD_OF = { indexed: 'i', later: 'j', asked: 'q' };
     function names(kind, id) {
       var made = known[kind][id];
       if (!made) {
-        made = known[kind][id] = (sections[id][kind === 'indexed' ? 'i' : 'j'] || '').split('\n').filter(Boolean).map(stems);
+        made = known[kind][id] = (sections[id][FIELD_OF[kind]] || '').split('\n').filter(Boolean).map(stems);
       }
       return made;
     }
@@ -610,7 +612,9 @@
       // which it is a later place at TUNE.later of that
       var indexed = Math.max(matched(hit, 'i') ? best(names('indexed', hit.id)) : 0,
                              matched(hit, 'j') ? TUNE.later * best(names('later', hit.id)) : 0);
-      var about = 1 + TUNE.head * Math.max(head, indexed) + TUNE.defined * covers(known.defined[hit.id]);
+      // a reader's question it answers, as well as it fits the query, at TUNE.asked of a heading
+      var question = matched(hit, 'q') ? TUNE.asked * best(names('asked', hit.id)) : 0;
+      var about = 1 + TUNE.head * Math.max(head, indexed, question) + TUNE.defined * covers(known.defined[hit.id]);
       var share = weights.reduce(function (a, w, i) { return a + (hit.parts[i] > 0 ? w : 0); }, 0) / total;
       var sum = hit.parts.reduce(function (a, b, i) {
         return a + (TUNE.sat ? weights[i] * b / (b + TUNE.sat * mean[i]) : b);

@@ -339,8 +339,8 @@ def write_index(out_dir, chapters, index_dir):
             if f.read(len(head)) == head:
                 return len(sections)
     engine = prebuilt_engine(out_dir, text)
-    if engine:      # the code's identifiers, the links' words and the questions are in the engine
-        text = json.dumps([{k: v for k, v in s.items() if k not in ('k', 'r', 'q')} for s in sections],
+    if engine:      # the code's identifiers and the links' words are in the engine
+        text = json.dumps([{k: v for k, v in s.items() if k not in ('k', 'r')} for s in sections],
                           ensure_ascii=False, separators=(',', ':'))
     write_file(target, head + text + (',"engine":' + engine if engine else '') + '};\n')
     return len(sections)

@@ -221,6 +221,20 @@ assert.strictEqual(searchByIndex('warp divergence')[0].entry.a, 'branch');
 assert.strictEqual(searchOf(bookOfIndex.map((s) => Object.assign({}, s, { i: undefined })))('branch divergence')[0].entry.a,
                    'stalls', 'without the index the prose that holds both words wins (what the index is for)');
 
+// A reader's question (q: the index files' `?` lines) finds the section that answers it, in words its
+// prose never uses, above a section whose prose holds some of them
+const bookOfQuestions = [
+  { p: '1.2.html', a: 'stairs', c: '1.2 Waves', h: 'The staircase, measured',
+    f: 'Time rises by one block time each time the grid passes a multiple of the wave.',
+    q: 'why does my kernel take twice as long with one more block' },
+  { p: '1.3.html', a: 'slower', c: '1.3 Occupancy', h: 'A kernel that gets slower',
+    f: 'More warps per SM, and the kernel takes longer: each block now spills its registers.' },
+];
+const searchByQuestion = searchOf(bookOfQuestions);
+assert.strictEqual(searchByQuestion('kernel twice as long one more block')[0].entry.a, 'stairs', 'the question finds its section');
+assert.strictEqual(searchOf(bookOfQuestions.map((s) => Object.assign({}, s, { q: undefined })))('kernel slower one more block')[0].entry.a,
+                   'slower', 'without it, the prose that holds the words');
+
 S.vocabulary(['# a comment', 'warp shuffle -> shuffles  # a trailing comment', 'a = b']);
 same(S.synonyms('warp shuffles'), ['shuffles']);
 same(S.queryParts('fast warp shuffle here').map((p) => p.ways.length), [1, 2, 1],
