@@ -1080,9 +1080,10 @@ def search_queries(root):
 SEARCH_QUERIES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                               'tests', 'render', 'search-queries.tsv')
 SEARCH_SHARE_GOAL = 0.9   # the share of the learner queries whose first result is their section (issue 36)
-SEARCH_SHARE_FLOOR = 0.77  # under it, an error: the share reached on the whole file (402 of 514, 78%, on main's
-# book of stop 45, with the index's names and readers' questions: 28 of held-out-6's 42, the one set never tuned
-# to; 306 of the first 393 at stop 44); raised as ranking improves, lowered only where new queries join
+SEARCH_SHARE_FLOOR = 0.75  # under it, an error: the share reached on the whole file (435 of 572, 76%, on main's
+# book of stop 45, with the index's names and readers' questions; of the sets never tuned to, 28 of held-out-6's
+# 42 and 33 of held-out-8's 58; 306 of the first 393 at stop 44, 0.77); raised as ranking improves, lowered only
+# where new queries join (held-out-8's 58, this stop)
 
 
 def search_share(root, errors, warnings):
