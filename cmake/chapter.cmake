@@ -116,15 +116,8 @@ function(add_chapter_folder folder)
       # Listed at test time, one ctest test per GoogleTest case, so ctest -j spreads the GPU tests.
       # one label, `chapter`: CMake 3.25's gtest_discover_tests takes one value per property (the
       # list "chapter;<name>" it was given was split, and <name> was never a label)
-      # Each case is a process of its own, which starts with no kernel loaded: under CUDA's lazy
-      # loading its first launch of a kernel loads the module, and waits for the work already queued
-      # (appendix A's StreamHold.WorkWaitsForTheRelease queues its timed spin behind a hold, which
-      # then times out: it failed 20 of 20 times alone on the H100 of 2026-12-06, whether nvcc or g++
-      # built it, and passes in the whole binary, where earlier cases have loaded the module).
-      # Eager loading makes a case's process start as the whole binary's later cases do.
       gtest_discover_tests(${name}_test DISCOVERY_MODE PRE_TEST
-                           PROPERTIES LABELS chapter TIMEOUT ${TEST_TIMEOUT}
-                                      ENVIRONMENT CUDA_MODULE_LOADING=EAGER)
+                           PROPERTIES LABELS chapter TIMEOUT ${TEST_TIMEOUT})
     else()
       # No GPU: the binary runs once and every case in it (the GPU cases skip, the CPU ones run),
       # not once per case: each start loads cuBLAS and asks for a device (about 0.5 s on CI, where

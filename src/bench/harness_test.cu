@@ -158,6 +158,8 @@ TEST(StreamHold, WorkWaitsForTheRelease) {
   bench::Stream stream;
   bench::StreamHold hold;
   bench::EventTimer timer(stream);
+  bench::gpu_spin(stream, 1e-5);  // loads the spin's module now: first launched behind the hold,
+  stream.synchronize();           // it would wait for the hold to time out (lazy loading, above)
   hold.hold(stream);
   timer.start();
   bench::gpu_spin(stream, 1e-5);
