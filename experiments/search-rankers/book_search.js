@@ -1,23 +1,10 @@
-// The book's own search, loaded from a rendered book as tests/render/search_share.js loads it, and
+// The book's own search, loaded from a rendered book by tests/render/load_search.js, and
 // the query file's lines with their groups: what the rankers of this experiment are compared on.
 'use strict';
 const fs = require('fs');
-const path = require('path');
-const vm = require('vm');
 
 function load(book) {
-  const context = { window: {}, self: {}, console };
-  context.globalThis = context;
-  vm.createContext(context);
-  for (const file of ['minisearch.js', 'search-core.js', 'search-index.js']) {
-    vm.runInContext(fs.readFileSync(path.join(book, file), 'utf8'), context, { filename: file });
-  }
-  const MiniSearch = context.MiniSearch || context.window.MiniSearch || context.self.MiniSearch;
-  const BookSearch = context.window.BookSearch || context.BookSearch;
-  const index = context.window.BOOK_SEARCH_INDEX;
-  BookSearch.vocabulary(index.vocabulary);
-  const engine = BookSearch.loadNow(MiniSearch, index.sections, index.engine);
-  const sections = index.sections;
+  const { BookSearch, sections, engine } = require('../../tests/render/load_search')(book);
   return {
     BookSearch, sections,
     key: (i) => sections[i].p + '#' + sections[i].a,

@@ -10,7 +10,6 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const vm = require('vm');
 
 const args = process.argv.slice(2).filter((a) => a !== '--json' && a !== '--why');
 const json = process.argv.includes('--json');
@@ -22,27 +21,7 @@ if (!book) {
   process.exit(2);
 }
 
-const context = { window: {}, self: {}, console };
-context.globalThis = context;
-vm.createContext(context);
-for (const file of ['minisearch.js', 'search-core.js', 'search-index.js']) {
-  vm.runInContext(fs.readFileSync(path.join(book, file), 'utf8'), context, { filename: file });
-}
-const MiniSearch = context.MiniSearch || context.window.MiniSearch || context.self.MiniSearch;
-const BookSearch = context.window.BookSearch || context.BookSearch;
-// the engine as book.js gets it: the one built at render time where the index holds it
-const index = context.window.BOOK_SEARCH_INDEX;
-const sections = index.sections;
-if (BookSearch.vocabulary) BookSearch.vocabulary(index.vocabulary);   // book/search-vocabulary.txt
-if (why) BookSearch.TUNE.explain = true;
-let engine;
-if (index.engine) {
-  engine = BookSearch.loadNow ? BookSearch.loadNow(MiniSearch, sections, index.engine)   // compact rows or not
-    : MiniSearch.loadJS(index.engine, BookSearch.options(sections));                  // a book made before them
-} else {
-  engine = BookSearch.build(MiniSearch, sections);
-  engine.addAll(BookSearch.documents(sections));
-}
+const { BookSearch, sections, engine } = require('./load_search')(book, { explain: why });
 
 // a row's section: its page and its heading's anchor ('' for the chapter's opening)
 const sectionOf = (row) => row.entry.p + '#' + row.entry.s;
