@@ -159,7 +159,11 @@
     return function (word) {
       var w = normal(word);
       return set.some(function (t) {
-        return w.indexOf(t) === 0 || terms(w).some(function (p) { return p.indexOf(t) === 0; });
+        // a word of three letters or more marks every word it starts, as the search completes it;
+        // a shorter one (SM, L2, λ) only itself and its plural, as the search asks it whole
+        var starts = t.length >= 3 ? function (p) { return p.indexOf(t) === 0; }
+                                   : function (p) { return p === t || p === t + 's'; };
+        return starts(w) || terms(w).some(starts);
       });
     };
   }
@@ -254,7 +258,14 @@
   function answer() {
     var query = input.value.trim();
     if (!searchable(query)) { list.hidden = true; return; }
-    show(search(query), tokenize(query));
+    show(search(query), askedWords(query));
+  }
+
+  // The query's words that the search asks, to mark: the stop words ("how", "I", "per") are neither
+  // indexed nor asked, and marked they would light every "is" and "it" of the excerpts and the page.
+  function askedWords(query) {
+    var stop = window.BookSearch.STOP;
+    return tokenize(query).filter(function (w) { return !stop[w]; });
   }
 
   function onKey(event) {

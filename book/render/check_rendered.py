@@ -43,9 +43,9 @@ Errors (exit 1), each naming the page:
   - (unless --no-browser) search that does not work: in headless Chromium, from file://, each
     query of search_queries() (a heading's word, a code identifier, a word with a curly
     apostrophe typed with a straight one, a symbol with an underscore, a Greek letter and its
-    name: each kind the index holds) must list results, and following its first result must land
-    on a page that marks the words (book.js's ?hl=), with the first marked word on the first
-    screen; and in the dark palette (the system's, as Chromium is told) each page visited must be
+    name, a question with stop words: each kind the index holds) must list results, and following
+    its first result must land on a page that marks the words (book.js's ?hl=), none of them a stop
+    word, with the first marked word on the first screen; and in the dark palette (the system's, as Chromium is told) each page visited must be
     dark and its SVG figures filtered so they do not glare;
   - (unless --no-browser) the web review's search arrivals (REVIEW_QUERIES, those the index holds):
     each followed from its first result must show its first marked word on the first screen;
@@ -265,6 +265,10 @@ function listed(frame, then) {
     out.results = links.length;
     out.none = (list.querySelector('.none') || {}).textContent || '';
     if (links.length) { out.first = links[0].getAttribute('href'); out.href = links[0].href; }
+    // the words the first result will mark on arrival that the search never asks (its stop words)
+    var stop = (frame.contentWindow.BookSearch || {}).STOP || {};
+    out.stopMarked = links.length ? (new URL(links[0].href).searchParams.get('hl') || '').split(' ')
+      .filter(function (w) { return stop[w]; }) : [];
     then(out);
   }, 80);
 }
@@ -1067,6 +1071,7 @@ def search_queries(root):
     if letter:
         queries.append(('a Greek letter, one character', letter))
     if heading:
+        queries.append(('a question, its stop words unmarked', 'how is the %s used' % heading.lower()))
         queries.append((TYPED, heading[:-1]))
     held = ' '.join(' '.join([s['h'], t, s.get('x', '')] + [b[1] for b in s.get('k', [])])
                     for s, t in zip(sections, prose)).lower().replace("'", '').replace('’', '')
@@ -1155,6 +1160,9 @@ def check_search(browser, root, errors, dark=True):
         if r.get('error') or not r.get('results'):
             errors.append('search: "%s" (%s) finds nothing (%s)' % (query, what, r.get('error') or r.get('none')))
             continue
+        if r.get('stopMarked'):
+            errors.append('search: "%s": its first result %s would mark %s, stop word(s) the search never asks, '
+                          'on every line they stand (book.js askedWords)' % (query, r.get('first'), ', '.join(r['stopMarked'])))
         if not r.get('hits'):
             errors.append('search: "%s": its first result %s marks nothing on arrival' % (query, r.get('first')))
         elif r.get('onScreen') is False:
