@@ -350,6 +350,13 @@
     });
   }
 
+  // A section's prose as a reader reads it: each inline formula (\x01 in the index's text, which no
+  // word holds) as its display form, the next of the section's m (book/render/search_index.py).
+  function shown(text, formulas) {
+    var i = 0;
+    return text.replace(/\x01/g, function () { return (formulas || [])[i++] || '…'; });
+  }
+
   // A hit as its row shows it: the section (p, s: its anchor; c: the chapter; h: its heading),
   // where the row leads (a: the section's anchor, or the first code block holding a word where
   // only code matched and the index lists the blocks), what kind of text matched (k: h a heading,
@@ -360,7 +367,7 @@
       hit.match[term].forEach(function (f) { fields[f] = true; });
     });
     var r = { p: section.p, s: section.a, a: section.a, c: section.c, h: section.h, k: 'h', t: '' };
-    var text = (section.f || '') + (section.t ? '\n' + section.t : '');
+    var text = shown((section.f || '') + (section.t ? '\n' + section.t : ''), section.m);
     if (fields.f || fields.t || fields.x) {
       r.k = 'p';
       r.t = text;

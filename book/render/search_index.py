@@ -48,6 +48,33 @@ def tex_words(tex):
     return ' '.join(text.replace('{', ' ').replace('}', ' ').split())
 
 
+# An inline formula in a section's prose (f, t) is this character, and its display form the next of
+# the section's m: the search's words skip it (it is no letter, and ASCII, so no text is normalised
+# for it), and a result's excerpt shows the formula where it stood (BookSearch's row()).
+FORMULA = '\x01'
+TEX_SYMBOLS = {'cdot': '·', 'times': '×', 'le': '≤', 'leq': '≤', 'ge': '≥', 'geq': '≥', 'ne': '≠',
+               'neq': '≠', 'approx': '≈', 'sim': '~', 'to': '→', 'rightarrow': '→', 'infty': '∞',
+               'lceil': '⌈', 'rceil': '⌉', 'lfloor': '⌊', 'rfloor': '⌋', 'ldots': '…', 'dots': '…',
+               'cdots': '…', 'log': 'log', 'ln': 'ln', 'exp': 'exp', 'max': 'max', 'min': 'min',
+               'sum': 'Σ', 'in': '∈', 'pm': '±', 'mid': '|', 'lvert': '|', 'rvert': '|', 'ell': 'ℓ',
+               'prime': '′', 'left': '', 'right': '', 'big': '', 'Big': '', 'displaystyle': ''}
+DISPLAY_LONGEST = 40     # a formula's display form longer than this shows as an ellipsis
+
+
+def tex_display(tex):
+    """A short inline formula as plain text for a search excerpt: N_{\\text{SM}} -> N_SM,
+    \\lceil G/256 \\rceil -> ⌈G/256⌉, \\frac{a}{b} -> a/b; '…' for what this does not read
+    (a command it does not know) or what is too long to show."""
+    text = TEXT_COMMANDS.sub(r'\1', tex)
+    text = re.sub(r'\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}',
+                  lambda m: '%s/%s' % tuple(g if len(g) == 1 else '(%s)' % g for g in m.groups()), text)
+    text = re.sub(r'\\sqrt\s*\{([^{}]*)\}', r'√(\1)', text)
+    text = re.sub(r'\\[,;:! ]', ' ', text)
+    text = re.sub(r'\\([A-Za-z]+)', lambda m: GREEK.get(m.group(1), TEX_SYMBOLS.get(m.group(1), '\\' + m.group(1))), text)
+    text = ' '.join(text.replace('{', '').replace('}', '').split())
+    return '…' if '\\' in text or len(text) > DISPLAY_LONGEST or not text else text
+
+
 XREF_TARGET = re.compile(r'^[0-9A-Z][\w.-]*\.html(#[\w.-]*)?$')
 CLAUSE_END = re.compile(r'[,;:.()\[\]—–]')
 
@@ -71,6 +98,23 @@ def referred_as(before, after):
     return ' '.join(clause[-3:])
 
 
+def with_formulas(text, formulas):
+    """The text with each formula, at its place, as FORMULA, its display form and FORMULA_END
+    (page_entries splits them apart: without_formulas, formulas_of)."""
+    for place, tex in reversed(formulas):
+        text = text[:place] + FORMULA + tex_display(tex) + FORMULA_END + text[place:]
+    return text
+
+
+FORMULA_END = '\x02'
+MARKED = re.compile(FORMULA + '([^' + FORMULA_END + ']*)' + FORMULA_END)
+
+
+def without_formulas(text):
+    """The text as it was before formulas were kept in it: the search reads the same words."""
+    return ' '.join(MARKED.sub('', text).split())
+
+
 def code_words(code):
     """A code block's identifiers, each once, in order of first use."""
     seen = dict.fromkeys(w for w in IDENTIFIER.findall(code) if len(w) > 1)
@@ -92,6 +136,7 @@ class _Collector(html.parser.HTMLParser):
         self.meta = False
         self.em, self.terms = None, []   # an <em> in a paragraph (its text), and those of this block
         self.xref, self.refs = None, []  # a cross-reference being read, and those of this block
+        self.inline, self.formulas = False, []  # in an inline <math>; this block's [(place, tex)]
 
     def handle_starttag(self, tag, attrs):
         if tag == 'main':
@@ -111,6 +156,8 @@ class _Collector(html.parser.HTMLParser):
                 self.skip += 1
         if tag == 'annotation' and a.get('encoding') == 'application/x-tex':
             self.tex = []
+        if tag == 'math':
+            self.inline = a.get('display') == 'inline'
         if tag == 'div' and a.get('id') and ({'code', 'sourceCode'} & set((a.get('class') or '').split())):
             if 'code' in (a.get('class') or '').split() or not self.code_anchor:
                 self.code_anchor = a['id']
@@ -125,6 +172,7 @@ class _Collector(html.parser.HTMLParser):
             self.skip += 1
         elif self.skip == 0 and self.block is None and (tag in HEADINGS or tag in TEXT_TAGS):
             self.block, self.text, self.extra, self.terms, self.refs = tag, [], [], [], []
+            self.formulas = []
             # the date and download line, and the line that tells how many claims hold on this GPU
             self.meta = bool({'chapter-meta', 'told'} & set((a.get('class') or '').split()))
             if tag in HEADINGS:
@@ -146,6 +194,8 @@ class _Collector(html.parser.HTMLParser):
             words = tex_words(''.join(self.tex))
             if self.block and words:
                 self.extra.append(words)
+            if self.block and self.inline and self.skip == 1:    # in the prose, only the <math> skipped
+                self.formulas.append((len(''.join(self.text)), ''.join(self.tex)))
             self.tex = None
         if tag == 'a' and self.xref is not None:
             self.refs.append((self.xref[0], self.xref[1], len(''.join(self.text))))
@@ -162,7 +212,8 @@ class _Collector(html.parser.HTMLParser):
         if tag in SKIP:
             self.skip = max(0, self.skip - 1)
         elif tag == self.block:
-            text = ' '.join(''.join(self.text).split())
+            text = ' '.join(with_formulas(''.join(self.text), self.formulas).split())
+            self.formulas = []
             extra = ' '.join(self.extra)
             if tag in HEADINGS:
                 self.heading = text
@@ -209,6 +260,7 @@ def page_entries(page_path, href, chapter_label):
             if s is not None:
                 s.setdefault('o', []).append([x if '#' in x else x + '#', t])
             continue
+        shown, t = t, without_formulas(t) if k == 'p' else t
         if k not in ('h', 'd') and len(t.strip()) < SHORT and not (k == 'p' and x):
             continue                # a short cell, unless it holds a formula (a symbol's own row)
         s = by_anchor.get(section)
@@ -217,10 +269,13 @@ def page_entries(page_path, href, chapter_label):
                                       'f': '', 't': '', 'x': '', 'k': []}
             sections.append(s)
         if k == 'p':
+            if t:       # the prose with its inline formulas as FORMULA, their display forms in m
+                s['m'] = s.get('m', []) + MARKED.findall(shown)
+                shown = MARKED.sub(FORMULA, shown)
             if not s['f'] and t:
-                s['f'] = t
+                s['f'] = shown
             elif t:
-                s['t'] += ('\n' if s['t'] else '') + t
+                s['t'] += ('\n' if s['t'] else '') + shown
             if x:
                 s['x'] += (' ' if s['x'] else '') + x
         elif k == 'd':
@@ -233,6 +288,8 @@ def page_entries(page_path, href, chapter_label):
         for key in ('f', 't', 'x', 'k'):
             if not s[key]:
                 del s[key]
+        if not s.get('m', True):
+            del s['m']
     return sections
 
 

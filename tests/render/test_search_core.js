@@ -235,6 +235,15 @@ assert.strictEqual(searchByQuestion('kernel twice as long one more block')[0].en
 assert.strictEqual(searchOf(bookOfQuestions.map((s) => Object.assign({}, s, { q: undefined })))('kernel slower one more block')[0].entry.a,
                    'slower', 'without it, the prose that holds the words');
 
+// a result's excerpt shows the section's inline formulas (\x01 in its prose, their forms in m) where
+// they stood
+const bookOfFormulas = [
+  { p: '1.3.html', a: 'sym', c: '1.3 Occupancy', h: 'The idea in symbols',
+    f: 'A block of \x01 threads is \x01 warps.', t: 'Each SM holds \x01 bytes.', m: ['T', '⌈ T/32 ⌉', 'S'] },
+];
+const formulaRow = searchOf(bookOfFormulas)('threads warps')[0].entry;
+assert.strictEqual(formulaRow.t, 'A block of T threads is ⌈ T/32 ⌉ warps.\nEach SM holds S bytes.');
+
 S.vocabulary(['# a comment', 'warp shuffle -> shuffles  # a trailing comment', 'a = b']);
 same(S.synonyms('warp shuffles'), ['shuffles']);
 same(S.queryParts('fast warp shuffle here').map((p) => p.ways.length), [1, 2, 1],

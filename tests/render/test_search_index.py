@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""The search index's anchor text (book/render/search_index.py): what the book's cross-references
-call the section they point to is indexed with that section (r), from a page of the constructs it
-reads, without a render."""
+"""The search index (book/render/search_index.py): what the book's cross-references call the
+section they point to is indexed with that section (r), and its inline formulas are kept for the
+excerpts (m), from pages of the constructs it reads, without a render."""
 import os
 import sys
 import tempfile
@@ -56,6 +56,47 @@ class AnchorText(unittest.TestCase):
         self.assertEqual(targets[0]['r'], 'bytes in flight')
         self.assertEqual(targets[1]['r'], 'By Little’s law')
         self.assertNotIn('o', sections[0], 'the references are read once, not shipped')
+
+
+MATH = """<!DOCTYPE html><html><body><main>
+<h2 id="the-idea-in-symbols">The idea in symbols</h2>
+<p>A block of <math display="inline"><semantics><mi>T</mi><annotation encoding="application/x-tex">T</annotation></semantics></math> threads is <math display="inline"><semantics><mrow></mrow><annotation encoding="application/x-tex">\\lceil T/32 \\rceil</annotation></semantics></math> warps on an SM.</p>
+<p><math display="inline"><semantics><mi>B</mi><annotation encoding="application/x-tex">B_{\\text{dram}}</annotation></semantics></math></p>
+<p>The bound: <math display="block"><semantics><mi>W</mi><annotation encoding="application/x-tex">W = \\sum_w I_w</annotation></semantics></math> counts every warp once, and <math display="inline"><semantics><mi>s</mi><annotation encoding="application/x-tex">s\\,f_{\\text{SM}}</annotation></semantics></math> is the rate.</p>
+</main></body></html>"""
+
+
+class Formulas(unittest.TestCase):
+    """An inline formula stays in the prose as a character no word holds, its display form in m,
+    so a result's excerpt reads "a block of T threads", not "a block of threads"."""
+
+    def setUp(self):
+        fd, self.page = tempfile.mkstemp(suffix='.html')
+        with os.fdopen(fd, 'w', encoding='utf-8') as f:
+            f.write(MATH)
+        self.addCleanup(os.remove, self.page)
+
+    def test_a_formula_s_display_form(self):
+        shown = search_index.tex_display
+        self.assertEqual(shown('N_{\\text{SM}}'), 'N_SM')
+        self.assertEqual(shown('\\lceil G/256 \\rceil \\le 1 + G/256'), '⌈ G/256 ⌉ ≤ 1 + G/256')
+        self.assertEqual(shown('\\frac{a}{bc}'), 'a/(bc)')
+        self.assertEqual(shown('\\gamma_d'), 'γ_d')
+        self.assertEqual(shown('\\mathcal{O}(n)'), '…', 'a command it does not know')
+        self.assertEqual(shown('x' * 41), '…', 'too long to show')
+
+    def test_inline_formulas_keep_their_places_and_display_ones_none(self):
+        section = search_index.page_entries(self.page, '1.1-warps.html', '1.1 Warps')[0]
+        F = search_index.FORMULA
+        self.assertEqual(section['f'], 'A block of %s threads is %s warps on an SM.' % (F, F))
+        self.assertEqual(section['t'], 'The bound: counts every warp once, and %s is the rate.' % F)
+        self.assertEqual(section['m'], ['T', '⌈ T/32 ⌉', 's f_SM'])
+        self.assertIn('B_dram', section['x'], 'a formula alone in a cell is still searched, not shown')
+
+    def test_the_search_reads_the_same_words(self):
+        section = search_index.page_entries(self.page, '1.1-warps.html', '1.1 Warps')[0]
+        words = lambda text: text.replace(search_index.FORMULA, ' ').split()
+        self.assertEqual(words(section['f']), 'A block of threads is warps on an SM.'.split())
 
 
 class Vocabulary(unittest.TestCase):
