@@ -48,8 +48,8 @@ def tex_words(tex):
     return ' '.join(text.replace('{', ' ').replace('}', ' ').split())
 
 
-# An inline formula in a section's prose (f, t) is this character, and its display form the next of
-# the section's m: the search's words skip it (it is no letter, and ASCII, so no text is normalised
+# A formula in a section's prose (f, t) is this character, and its display form the next of the
+# section's m (an exponent's <sup> likewise, shown as ^): the search's words skip it (it is no letter, and ASCII, so no text is normalised
 # for it), and a result's excerpt shows the formula where it stood (BookSearch's row()).
 FORMULA = '\x01'
 TEX_SYMBOLS = {'cdot': '·', 'times': '×', 'le': '≤', 'leq': '≤', 'ge': '≥', 'geq': '≥', 'ne': '≠',
@@ -62,7 +62,7 @@ DISPLAY_LONGEST = 40     # a formula's display form longer than this shows as an
 
 
 def tex_display(tex):
-    """A short inline formula as plain text for a search excerpt: N_{\\text{SM}} -> N_SM,
+    """A short formula as plain text for a search excerpt: N_{\\text{SM}} -> N_SM,
     \\lceil G/256 \\rceil -> ⌈G/256⌉, \\frac{a}{b} -> a/b; '…' for what this does not read
     (a command it does not know) or what is too long to show."""
     text = TEXT_COMMANDS.sub(r'\1', tex)
@@ -100,9 +100,9 @@ def referred_as(before, after):
 
 def with_formulas(text, formulas):
     """The text with each formula, at its place, as FORMULA, its display form and FORMULA_END
-    (page_entries splits them apart: without_formulas, formulas_of)."""
-    for place, tex in reversed(formulas):
-        text = text[:place] + FORMULA + tex_display(tex) + FORMULA_END + text[place:]
+    (page_entries splits them apart: without_formulas, and MARKED for the forms)."""
+    for place, shown in reversed(formulas):
+        text = text[:place] + FORMULA + shown + FORMULA_END + text[place:]
     return text
 
 
@@ -136,7 +136,7 @@ class _Collector(html.parser.HTMLParser):
         self.meta = False
         self.em, self.terms = None, []   # an <em> in a paragraph (its text), and those of this block
         self.xref, self.refs = None, []  # a cross-reference being read, and those of this block
-        self.inline, self.formulas = False, []  # in an inline <math>; this block's [(place, tex)]
+        self.formulas = []      # this block's formulas and exponents: [(place, display form)]
 
     def handle_starttag(self, tag, attrs):
         if tag == 'main':
@@ -156,8 +156,8 @@ class _Collector(html.parser.HTMLParser):
                 self.skip += 1
         if tag == 'annotation' and a.get('encoding') == 'application/x-tex':
             self.tex = []
-        if tag == 'math':
-            self.inline = a.get('display') == 'inline'
+        if tag == 'sup' and self.block and self.skip == 0:     # 7.02×10<sup>7</sup>: 10^7, not 107
+            self.formulas.append((len(''.join(self.text)), '^'))
         if tag == 'div' and a.get('id') and ({'code', 'sourceCode'} & set((a.get('class') or '').split())):
             if 'code' in (a.get('class') or '').split() or not self.code_anchor:
                 self.code_anchor = a['id']
@@ -194,8 +194,8 @@ class _Collector(html.parser.HTMLParser):
             words = tex_words(''.join(self.tex))
             if self.block and words:
                 self.extra.append(words)
-            if self.block and self.inline and self.skip == 1:    # in the prose, only the <math> skipped
-                self.formulas.append((len(''.join(self.text)), ''.join(self.tex)))
+            if self.block and self.skip == 1:    # in the prose, only the <math> skipped
+                self.formulas.append((len(''.join(self.text)), tex_display(''.join(self.tex))))
             self.tex = None
         if tag == 'a' and self.xref is not None:
             self.refs.append((self.xref[0], self.xref[1], len(''.join(self.text))))
@@ -269,7 +269,7 @@ def page_entries(page_path, href, chapter_label):
                                       'f': '', 't': '', 'x': '', 'k': []}
             sections.append(s)
         if k == 'p':
-            if t:       # the prose with its inline formulas as FORMULA, their display forms in m
+            if t:       # the prose with its formulas as FORMULA, their display forms in m
                 s['m'] = s.get('m', []) + MARKED.findall(shown)
                 shown = MARKED.sub(FORMULA, shown)
             if not s['f'] and t:
