@@ -35,12 +35,18 @@ class ReferredAs(unittest.TestCase):
         self.assertEqual(search_index.referred_as('as ', ' says'), '')
 
 
+def page_file(test, html):
+    """A page of html in a file of its own, removed when the test ends."""
+    fd, page = tempfile.mkstemp(suffix='.html')
+    with os.fdopen(fd, 'w', encoding='utf-8') as f:
+        f.write(html)
+    test.addCleanup(os.remove, page)
+    return page
+
+
 class AnchorText(unittest.TestCase):
     def setUp(self):
-        fd, self.page = tempfile.mkstemp(suffix='.html')
-        with os.fdopen(fd, 'w', encoding='utf-8') as f:
-            f.write(PAGE)
-        self.addCleanup(os.remove, self.page)
+        self.page = page_file(self, PAGE)
 
     def test_a_section_lists_the_sections_it_points_to_and_what_it_calls_them(self):
         sections = search_index.page_entries(self.page, '2.3-reuse.html', '2.3 Reuse')
@@ -68,14 +74,11 @@ MATH = """<!DOCTYPE html><html><body><main>
 
 
 class Formulas(unittest.TestCase):
-    """An inline formula stays in the prose as a character no word holds, its display form in m,
-    so a result's excerpt reads "a block of T threads", not "a block of threads"."""
+    """A formula stays in the prose as a character no word holds, its display form in m, so a
+    result's excerpt reads "a block of T threads", not "a block of threads", and 10^7, not 107."""
 
     def setUp(self):
-        fd, self.page = tempfile.mkstemp(suffix='.html')
-        with os.fdopen(fd, 'w', encoding='utf-8') as f:
-            f.write(MATH)
-        self.addCleanup(os.remove, self.page)
+        self.page = page_file(self, MATH)
 
     def test_a_formula_s_display_form(self):
         shown = search_index.tex_display
