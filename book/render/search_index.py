@@ -276,6 +276,11 @@ def page_entries(page_path, href, chapter_label):
                 s['f'] = shown
             elif t:
                 s['t'] += ('\n' if s['t'] else '') + shown
+            elif MARKED.search(shown) and (s['f'] or s['t']):   # a formula set apart ends the prose before it
+                forms = MARKED.findall(shown)
+                s['m'] = s.get('m', []) + forms
+                key = 't' if s['t'] else 'f'
+                s[key] += ' ' + ' '.join(FORMULA for _ in forms)
             if x:
                 s['x'] += (' ' if s['x'] else '') + x
         elif k == 'd':

@@ -67,7 +67,8 @@ class AnchorText(unittest.TestCase):
 MATH = """<!DOCTYPE html><html><body><main>
 <h2 id="the-idea-in-symbols">The idea in symbols</h2>
 <p>A block of <math display="inline"><semantics><mi>T</mi><annotation encoding="application/x-tex">T</annotation></semantics></math> threads is <math display="inline"><semantics><mrow></mrow><annotation encoding="application/x-tex">\\lceil T/32 \\rceil</annotation></semantics></math> warps on an SM.</p>
-<p>It counted 7.02×10<sup>7</sup> wavefronts.</p>
+<p>It counted 7.02×10<sup>7</sup> wavefronts, at most</p>
+<p><math display="block"><semantics><mi>N</mi><annotation encoding="application/x-tex">N_{\\text{wf}}</annotation></semantics></math></p>
 <p><math display="inline"><semantics><mi>B</mi><annotation encoding="application/x-tex">B_{\\text{dram}}</annotation></semantics></math></p>
 <p>The bound: <math display="block"><semantics><mi>W</mi><annotation encoding="application/x-tex">W = \\sum_w I_w</annotation></semantics></math> counts every warp once, and <math display="inline"><semantics><mi>s</mi><annotation encoding="application/x-tex">s\\,f_{\\text{SM}}</annotation></semantics></math> is the rate.</p>
 </main></body></html>"""
@@ -93,10 +94,11 @@ class Formulas(unittest.TestCase):
         section = search_index.page_entries(self.page, '1.1-warps.html', '1.1 Warps')[0]
         F = search_index.FORMULA
         self.assertEqual(section['f'], 'A block of %s threads is %s warps on an SM.' % (F, F))
-        self.assertEqual(section['t'], 'It counted 7.02×10%s7 wavefronts.\nThe bound: %s counts every warp once, and %s is '
-                                       'the rate.' % (F, F, F))
-        self.assertEqual(section['m'], ['T', '⌈ T/32 ⌉', '^', 'W = Σ_w I_w', 's f_SM'])
-        self.assertIn('B_dram', section['x'], 'a formula alone in a cell is still searched, not shown')
+        self.assertEqual(section['t'], 'It counted 7.02×10%s7 wavefronts, at most %s %s\nThe bound: %s counts every '
+                                       'warp once, and %s is the rate.' % (F, F, F, F, F))
+        self.assertEqual(section['m'], ['T', '⌈ T/32 ⌉', '^', 'N_wf', 'B_dram', 'W = Σ_w I_w', 's f_SM'],
+                         'a formula set apart in a paragraph of its own ends the one before it')
+        self.assertIn('B_dram', section['x'], 'a formula alone in a paragraph is searched as a formula')
 
     def test_the_search_reads_the_same_words(self):
         section = search_index.page_entries(self.page, '1.1-warps.html', '1.1 Warps')[0]
